@@ -1,0 +1,3 @@
+module github.com/meshrig/meshrig
+
+go 1.26

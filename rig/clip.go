@@ -1,0 +1,78 @@
+package rig
+
+import (
+	"fmt"
+
+	"github.com/meshrig/meshrig/linalg"
+)
+
+// Clip is one animation: per frame, a local rotation and translation of
+// every joint. Entry [f*J+j] is joint j at frame f.
+type Clip struct {
+	Name string
+	// FPS is the sampling rate: frame f plays at time f/FPS seconds.
+	FPS float64
+	// Frames is the number of frames.
+	Frames int
+	// Rotation is the rotation of joint j relative to its parent's frame.
+	Rotation []linalg.Quat
+	// Translation is the position of joint j's head in its parent's frame:
+	// for the root, in model space; for other joints of a skeletal rig,
+	// always the rest offset (see Skeleton.Offset).
+	Translation []linalg.Vec3
+}
+
+// NewClip returns a clip of frames frames in the rest pose: identity
+// rotations and rest offsets.
+func NewClip(s *Skeleton, name string, fps float64, frames int) Clip {
+	j := s.Len()
+	c := Clip{Name: name, FPS: fps, Frames: frames,
+		Rotation:    make([]linalg.Quat, frames*j),
+		Translation: make([]linalg.Vec3, frames*j),
+	}
+	for f := 0; f < frames; f++ {
+		for k := 0; k < j; k++ {
+			c.Rotation[f*j+k] = linalg.IdentityQuat
+			c.Translation[f*j+k] = s.Offset(JointID(k))
+		}
+	}
+	return c
+}
+
+// Validate checks the sizes against a skeleton of joints joints and that
+// every value is finite.
+func (c *Clip) Validate(joints int) error {
+	if c.Frames <= 0 {
+		return fmt.Errorf("clip %q has no frames", c.Name)
+	}
+	if len(c.Rotation) != c.Frames*joints || len(c.Translation) != c.Frames*joints {
+		return fmt.Errorf("clip %q: %d rotations and %d translations for %d frames × %d joints",
+			c.Name, len(c.Rotation), len(c.Translation), c.Frames, joints)
+	}
+	if c.FPS <= 0 {
+		return fmt.Errorf("clip %q: frame rate %v is not positive", c.Name, c.FPS)
+	}
+	for k, q := range c.Rotation {
+		if !(linalg.Vec3{q.W, q.X, q.Y}).IsFinite() || !(linalg.Vec3{q.Z}).IsFinite() || q.Dot(q) < 1e-12 {
+			return fmt.Errorf("clip %q frame %d joint %d: bad rotation %v", c.Name, k/joints+1, k%joints, q)
+		}
+		if !c.Translation[k].IsFinite() {
+			return fmt.Errorf("clip %q frame %d joint %d: non-finite translation", c.Name, k/joints+1, k%joints)
+		}
+	}
+	return nil
+}
+
+// Rigid reports whether every non-root joint keeps its rest offset in every
+// frame, within tol (model units): whether the bones stay rigid.
+func (c *Clip) Rigid(s *Skeleton, tol float64) bool {
+	j := s.Len()
+	for f := 0; f < c.Frames; f++ {
+		for k := 1; k < j; k++ {
+			if c.Translation[f*j+k].Dist(s.Offset(JointID(k))) > tol {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -1,0 +1,147 @@
+package seq
+
+import (
+	"fmt"
+
+	"github.com/meshrig/meshrig/linalg"
+	"github.com/meshrig/meshrig/mesh"
+)
+
+// Sequence is a rest mesh plus F frames of its N vertices.
+type Sequence struct {
+	// Rest is the rest (reference) pose and the faces of every frame.
+	Rest *mesh.Mesh
+	// Frames holds F·N positions: vertex i of frame f is Frames[f*N+i].
+	Frames []linalg.Vec3
+	// FrameNames names where each frame came from (a file, or "clip#k"), for
+	// error messages and reports.
+	FrameNames []string
+	// Clips split the frames into named animations, in order and without
+	// gaps. A sequence built with New has one clip, "default", at 30 fps.
+	Clips []Clip
+}
+
+// Clip is a named, contiguous run of frames [Start, End) played at FPS.
+type Clip struct {
+	Name       string
+	Start, End int
+	FPS        float64
+}
+
+// Len returns the number of frames in c.
+func (c Clip) Len() int { return c.End - c.Start }
+
+// New returns an empty sequence with rest pose rest and one empty clip.
+func New(rest *mesh.Mesh) *Sequence {
+	return &Sequence{Rest: rest, Clips: []Clip{{Name: "default", FPS: 30}}}
+}
+
+// N returns the number of vertices.
+func (s *Sequence) N() int { return len(s.Rest.Verts) }
+
+// F returns the number of frames.
+func (s *Sequence) F() int {
+	if s.N() == 0 {
+		return len(s.FrameNames)
+	}
+	return len(s.Frames) / s.N()
+}
+
+// Frame returns the positions of frame f, a view into Frames.
+func (s *Sequence) Frame(f int) []linalg.Vec3 {
+	n := s.N()
+	return s.Frames[f*n : (f+1)*n : (f+1)*n]
+}
+
+// AddFrame appends a frame to the last clip after checking it has the rest
+// pose's vertex count and finite coordinates. name (a file name, say)
+// appears in errors and in FrameNames.
+func (s *Sequence) AddFrame(verts []linalg.Vec3, name string) error {
+	f := s.F() + 1
+	if len(verts) != s.N() {
+		return fmt.Errorf("frame %d (%s): %d vertices, the rest pose has %d", f, name, len(verts), s.N())
+	}
+	for i, v := range verts {
+		if !v.IsFinite() {
+			return fmt.Errorf("frame %d (%s): vertex %d has a non-finite coordinate %v", f, name, i+1, v)
+		}
+	}
+	s.Frames = append(s.Frames, verts...)
+	s.FrameNames = append(s.FrameNames, name)
+	s.Clips[len(s.Clips)-1].End = s.F()
+	return nil
+}
+
+// AddMesh appends m as a frame after also checking that its faces are the
+// rest pose's.
+func (s *Sequence) AddMesh(m *mesh.Mesh, name string) error {
+	if err := SameFaces(s.Rest, m); err != nil {
+		return fmt.Errorf("frame %d (%s): %w", s.F()+1, name, err)
+	}
+	return s.AddFrame(m.Verts, name)
+}
+
+// StartClip begins a new clip; the frames added next belong to it. An empty
+// last clip is replaced rather than kept.
+func (s *Sequence) StartClip(name string, fps float64) {
+	f := s.F()
+	if last := &s.Clips[len(s.Clips)-1]; last.Len() == 0 {
+		*last = Clip{Name: name, Start: f, End: f, FPS: fps}
+		return
+	}
+	s.Clips = append(s.Clips, Clip{Name: name, Start: f, End: f, FPS: fps})
+}
+
+// Validate checks the invariants: at least one frame, frame count and clips
+// consistent, every position finite.
+func (s *Sequence) Validate() error {
+	if s.Rest == nil || s.N() == 0 {
+		return fmt.Errorf("sequence has no vertices")
+	}
+	if err := s.Rest.Validate(); err != nil {
+		return fmt.Errorf("rest pose: %w", err)
+	}
+	if len(s.Frames)%s.N() != 0 {
+		return fmt.Errorf("frame data holds %d positions, not a multiple of %d vertices", len(s.Frames), s.N())
+	}
+	if s.F() == 0 {
+		return fmt.Errorf("sequence has no frames")
+	}
+	at := 0
+	for _, c := range s.Clips {
+		if c.Start != at || c.End < c.Start {
+			return fmt.Errorf("clip %q covers frames [%d,%d), expected to start at %d", c.Name, c.Start, c.End, at)
+		}
+		at = c.End
+	}
+	if at != s.F() {
+		return fmt.Errorf("clips cover %d of %d frames", at, s.F())
+	}
+	for k, v := range s.Frames {
+		if !v.IsFinite() {
+			return fmt.Errorf("frame %d: vertex %d has a non-finite coordinate", k/s.N()+1, k%s.N()+1)
+		}
+	}
+	return nil
+}
+
+// Diagonal returns d, the rest pose's bounding-box diagonal.
+func (s *Sequence) Diagonal() float64 { return mesh.Diagonal(s.Rest.Verts) }
+
+// SameFaces reports an error when b's triangles differ from a's.
+func SameFaces(a, b *mesh.Mesh) error {
+	if len(a.Verts) != len(b.Verts) {
+		return fmt.Errorf("%d vertices, the rest pose has %d", len(b.Verts), len(a.Verts))
+	}
+	if len(a.Tris) != len(b.Tris) {
+		return fmt.Errorf("%d triangles, the rest pose has %d", len(b.Tris), len(a.Tris))
+	}
+	for t := range a.Tris {
+		if a.Tris[t] != b.Tris[t] {
+			return fmt.Errorf("triangle %d is %v, the rest pose has %v", t+1, plus1(b.Tris[t]), plus1(a.Tris[t]))
+		}
+	}
+	return nil
+}
+
+func plus1(t [3]int) [3]int { return [3]int{t[0] + 1, t[1] + 1, t[2] + 1} }

@@ -1,0 +1,60 @@
+package seq
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/meshrig/meshrig/linalg"
+	"github.com/meshrig/meshrig/mesh"
+)
+
+func tri() *mesh.Mesh {
+	m, _ := mesh.New([]linalg.Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 0}}, [][]int{{0, 1, 2}})
+	return m
+}
+
+func TestAddFrameChecks(t *testing.T) {
+	s := New(tri())
+	if err := s.AddFrame([]linalg.Vec3{{0, 0, 0}, {1, 0, 0}, {0, 1, 1}}, "a.obj"); err != nil {
+		t.Fatal(err)
+	}
+	err := s.AddFrame([]linalg.Vec3{{0, 0, 0}, {1, 0, 0}}, "b.obj")
+	if err == nil || !strings.Contains(err.Error(), "frame 2 (b.obj): 2 vertices, the rest pose has 3") {
+		t.Fatalf("mismatch error = %v", err)
+	}
+	err = s.AddFrame([]linalg.Vec3{{0, 0, 0}, {math.NaN(), 0, 0}, {0, 1, 0}}, "c.obj")
+	if err == nil || !strings.Contains(err.Error(), "vertex 2") {
+		t.Fatalf("NaN error = %v", err)
+	}
+	if s.F() != 1 || s.Validate() != nil {
+		t.Fatalf("F=%d validate=%v", s.F(), s.Validate())
+	}
+	if got := s.Frame(0)[2]; got != (linalg.Vec3{0, 1, 1}) {
+		t.Fatalf("Frame(0)[2] = %v", got)
+	}
+}
+
+func TestClipsAndMerge(t *testing.T) {
+	a := New(tri())
+	a.StartClip("walk", 24)
+	for i := 0; i < 3; i++ {
+		_ = a.AddFrame(tri().Verts, "w")
+	}
+	b := New(tri())
+	b.StartClip("run", 30)
+	_ = b.AddFrame(tri().Verts, "r")
+	m, err := Merge(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Clips) != 2 || m.Clips[1].Start != 3 || m.Clips[1].End != 4 || m.Clips[0].FPS != 24 {
+		t.Fatalf("clips %+v", m.Clips)
+	}
+	if err := New(tri()).Validate(); err == nil {
+		t.Fatal("empty sequence validated")
+	}
+}
