@@ -1,0 +1,115 @@
+package format
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/meshrig/meshrig/linalg"
+	"github.com/meshrig/meshrig/mesh"
+	"github.com/meshrig/meshrig/rig"
+	"github.com/meshrig/meshrig/seq"
+)
+
+// Format describes one file format. A format fills the functions it
+// supports and leaves the others nil.
+type Format struct {
+	// Name is the short name shown to users ("obj", "gltf").
+	Name string
+	// Exts are the lower-case extensions with the dot (".obj"). A ".gz"
+	// suffix on top of any of them is read transparently.
+	Exts []string
+	// Mesh reads one mesh: one frame of a per-frame sequence.
+	Mesh func(r io.Reader) (*mesh.Mesh, error)
+	// Cache reads the frames of a point cache whose rest mesh has n
+	// vertices, with its frame rate (0 when the file has none).
+	Cache func(r io.Reader, n int) (frames [][]linalg.Vec3, fps float64, err error)
+	// Scene reads a whole animated file, resolving side files in fsys.
+	Scene func(fsys fs.FS, name string, opt SceneOptions) (*Scene, error)
+	// Write writes a rig.
+	Write func(w io.Writer, r *rig.Rig, opt WriteOptions) error
+}
+
+// SceneOptions controls how a Scene reader samples animation.
+type SceneOptions struct {
+	// FPS samples every clip at this rate; 0 uses each clip's own key
+	// times when they are evenly spaced, else 30 fps.
+	FPS float64
+	// Clip keeps only the clip of this name; "" keeps all.
+	Clip string
+}
+
+// Scene is what an animated file holds.
+type Scene struct {
+	// Sequence is the animation sampled into frames, one seq.Clip per
+	// clip; nil for a file with no animation, when Mesh is set.
+	Sequence *seq.Sequence
+	// Mesh is the rest (bind) pose mesh.
+	Mesh *mesh.Mesh
+	// Rig is the file's own skeleton, weights and motion, when it has them:
+	// ground truth to compare against. Its clips match Sequence's.
+	Rig *rig.Rig
+}
+
+// WriteOptions controls writers.
+type WriteOptions struct {
+	// Version selects a format version ("1.4.1" or "1.5" for Collada); ""
+	// is the format's default.
+	Version string
+}
+
+var (
+	mu      sync.RWMutex
+	formats []*Format
+)
+
+// Register makes a format known to Load and WriteFile. It panics on an
+// extension registered twice, a programming error.
+func Register(f Format) {
+	mu.Lock()
+	defer mu.Unlock()
+	for _, g := range formats {
+		for _, a := range g.Exts {
+			for _, b := range f.Exts {
+				if a == b {
+					panic("format: extension " + a + " registered by " + g.Name + " and " + f.Name)
+				}
+			}
+		}
+	}
+	formats = append(formats, &f)
+}
+
+// Formats returns the registered formats sorted by name.
+func Formats() []*Format {
+	mu.RLock()
+	defer mu.RUnlock()
+	out := append([]*Format(nil), formats...)
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// ByPath returns the format of a file name by its extension (after
+// stripping ".gz") and whether the file is gzip-compressed.
+func ByPath(name string) (f *Format, gz bool, err error) {
+	lower := strings.ToLower(name)
+	if strings.HasSuffix(lower, ".gz") {
+		gz = true
+		lower = strings.TrimSuffix(lower, ".gz")
+	}
+	ext := filepath.Ext(lower)
+	mu.RLock()
+	defer mu.RUnlock()
+	for _, g := range formats {
+		for _, e := range g.Exts {
+			if e == ext {
+				return g, gz, nil
+			}
+		}
+	}
+	return nil, gz, fmt.Errorf("%s: %w: unknown extension %q", name, ErrUnsupported, ext)
+}

@@ -1,0 +1,360 @@
+package format
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/meshrig/meshrig/internal/par"
+	"github.com/meshrig/meshrig/mesh"
+	"github.com/meshrig/meshrig/rig"
+	"github.com/meshrig/meshrig/seq"
+)
+
+// LoadOptions controls Load.
+type LoadOptions struct {
+	// Rest overrides the rest pose: a mesh file, or "frame:K" for the K-th
+	// frame (1-based) of the loaded animation. "" picks, in order: a
+	// folder's rest.* or reference.* file, a scene's bind pose, a lone
+	// mesh file given beside point caches, or else frame 1.
+	Rest string
+	// FPS is the frame rate of per-frame mesh sequences (default 30), and
+	// the sampling rate of scenes (default: their own key times).
+	FPS float64
+	// Clip keeps only the scene clip of this name.
+	Clip string
+	// Progress, when set, is called as files are read.
+	Progress func(done, total int)
+}
+
+// Input is a loaded animation.
+type Input struct {
+	Sequence *seq.Sequence
+	// Truth is a skeleton, skin and motion that an input file carried
+	// (glTF), for comparison; nil when none did.
+	Truth *rig.Rig
+	// Files lists every file read, so writers can refuse to overwrite them.
+	Files []string
+}
+
+// part is one clip's worth of input before the rest pose is settled.
+type part struct {
+	name   string
+	meshes []string // per-frame mesh files, in order
+	rest   string   // a folder's rest.* file
+	cache  string   // a point-cache file
+	scene  string   // an animated scene file
+}
+
+// Load reads an animation from command-line arguments: folders of
+// per-frame meshes (natural order), globs, lists of mesh files, point
+// caches (with a rest mesh) and animated scene files. Each folder, glob,
+// cache or scene clip becomes one clip; all share one rest pose.
+func Load(args []string, opt LoadOptions) (*Input, error) {
+	if len(args) == 0 {
+		return nil, fmt.Errorf("no input given")
+	}
+	if opt.FPS < 0 {
+		return nil, fmt.Errorf("frame rate %v is negative", opt.FPS)
+	}
+	parts, loose, err := collect(args)
+	if err != nil {
+		return nil, err
+	}
+	in := &Input{}
+	// A lone mesh file beside point caches is their rest pose.
+	hasCache := false
+	for _, p := range parts {
+		hasCache = hasCache || p.cache != ""
+	}
+	restFile := ""
+	if strings.HasPrefix(opt.Rest, "frame:") {
+		// handled after loading
+	} else if opt.Rest != "" {
+		restFile = opt.Rest
+	}
+	if len(loose) == 1 && hasCache {
+		if restFile == "" {
+			restFile = loose[0]
+		}
+	} else if len(loose) > 0 {
+		parts = append([]part{{name: "default", meshes: loose}}, parts...)
+	}
+	if restFile == "" && !strings.HasPrefix(opt.Rest, "frame:") {
+		for _, p := range parts {
+			if p.rest != "" {
+				restFile = p.rest
+				break
+			}
+		}
+	}
+	var rest *mesh.Mesh
+	if restFile != "" {
+		if rest, err = ReadMesh(restFile); err != nil {
+			return nil, fmt.Errorf("rest pose: %w", err)
+		}
+		in.Files = append(in.Files, restFile)
+	}
+	var seqs []*seq.Sequence
+	for _, p := range parts {
+		s, truth, files, err := p.load(rest, opt)
+		if err != nil {
+			return nil, err
+		}
+		in.Files = append(in.Files, files...)
+		if rest == nil {
+			rest = s.Rest
+		}
+		if truth != nil && in.Truth == nil {
+			in.Truth = truth
+		}
+		seqs = append(seqs, s)
+	}
+	if rest == nil {
+		return nil, fmt.Errorf("point caches need a rest mesh: give --rest FILE or one mesh file beside them")
+	}
+	for k, s := range seqs {
+		if err := seq.SameFaces(rest, s.Rest); err != nil {
+			return nil, fmt.Errorf("%s: does not match the rest pose: %w", parts[k].label(), err)
+		}
+		s.Rest = rest
+	}
+	all, err := seq.Merge(seqs...)
+	if err != nil {
+		return nil, err
+	}
+	if k, ok := strings.CutPrefix(opt.Rest, "frame:"); ok {
+		f, err := strconv.Atoi(k)
+		if err != nil || f < 1 || f > all.F() {
+			return nil, fmt.Errorf("--rest %s: want frame:K with K from 1 to %d", opt.Rest, all.F())
+		}
+		all.Rest = all.Rest.WithVerts(append(all.Rest.Verts[:0:0], all.Frame(f-1)...))
+	}
+	if err := all.Validate(); err != nil {
+		return nil, err
+	}
+	if len(seqs) > 1 {
+		in.Truth = nil // a file's truth covers its own clips only
+	}
+	in.Sequence = all
+	return in, nil
+}
+
+func (p part) label() string {
+	switch {
+	case p.cache != "":
+		return p.cache
+	case p.scene != "":
+		return p.scene
+	default:
+		return p.name
+	}
+}
+
+// collect sorts arguments into parts; loose mesh files (given one by
+// one, as a shell expands a glob) are returned apart.
+func collect(args []string) (parts []part, loose []string, err error) {
+	for _, a := range args {
+		st, statErr := os.Stat(a)
+		switch {
+		case statErr == nil && st.IsDir():
+			p, err := folder(a)
+			if err != nil {
+				return nil, nil, err
+			}
+			parts = append(parts, p)
+		case statErr != nil && strings.ContainsAny(a, "*?["):
+			files, err := filepath.Glob(a)
+			if err != nil {
+				return nil, nil, fmt.Errorf("%s: %w", a, err)
+			}
+			files = meshFiles(files)
+			if len(files) == 0 {
+				return nil, nil, fmt.Errorf("%s: %w: no mesh files match", a, ErrNoFrames)
+			}
+			parts = append(parts, part{name: clipName(a), meshes: files})
+		case statErr != nil:
+			return nil, nil, statErr
+		default:
+			f, _, err := ByPath(a)
+			if err != nil {
+				return nil, nil, err
+			}
+			switch {
+			case f.Scene != nil:
+				parts = append(parts, part{name: clipName(a), scene: a})
+			case f.Cache != nil:
+				parts = append(parts, part{name: clipName(a), cache: a})
+			case f.Mesh != nil:
+				loose = append(loose, a)
+			default:
+				return nil, nil, fmt.Errorf("%s: %w: %s files cannot be read", a, ErrUnsupported, f.Name)
+			}
+		}
+	}
+	return parts, loose, nil
+}
+
+// folder lists a folder's per-frame meshes in natural order, setting apart
+// a rest.* or reference.* file.
+func folder(dir string) (part, error) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return part{}, err
+	}
+	p := part{name: clipName(dir)}
+	var names []string
+	for _, e := range ents {
+		if !e.IsDir() {
+			names = append(names, filepath.Join(dir, e.Name()))
+		}
+	}
+	for _, n := range meshFiles(names) {
+		base := strings.ToLower(filepath.Base(n))
+		if strings.HasPrefix(base, "rest.") || strings.HasPrefix(base, "reference.") {
+			p.rest = n
+			continue
+		}
+		p.meshes = append(p.meshes, n)
+	}
+	if len(p.meshes) == 0 {
+		return part{}, fmt.Errorf("%s: %w: the folder has no mesh files (%s)", dir, ErrNoFrames, meshExts())
+	}
+	return p, nil
+}
+
+// meshFiles keeps the names of per-frame mesh files, in natural order.
+func meshFiles(names []string) []string {
+	var out []string
+	for _, n := range names {
+		if f, _, err := ByPath(n); err == nil && f.Mesh != nil {
+			out = append(out, n)
+		}
+	}
+	sortNatural(out)
+	return out
+}
+
+func sortNatural(s []string) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && NaturalLess(s[j], s[j-1]); j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+func meshExts() string {
+	var e []string
+	for _, f := range Formats() {
+		if f.Mesh != nil {
+			e = append(e, f.Exts...)
+		}
+	}
+	return strings.Join(e, ", ")
+}
+
+func clipName(path string) string {
+	b := filepath.Base(filepath.Clean(path))
+	for {
+		ext := filepath.Ext(b)
+		if ext == "" || ext == b {
+			break
+		}
+		b = strings.TrimSuffix(b, ext)
+	}
+	b = strings.Trim(b, "*?[]-_")
+	if b == "" {
+		return "default"
+	}
+	return b
+}
+
+// load reads one part. rest may be nil, then the part supplies its own.
+func (p part) load(rest *mesh.Mesh, opt LoadOptions) (*seq.Sequence, *rig.Rig, []string, error) {
+	fps := opt.FPS
+	switch {
+	case p.scene != "":
+		f, _, _ := ByPath(p.scene)
+		dir, base := filepath.Split(p.scene)
+		if dir == "" {
+			dir = "."
+		}
+		sc, err := f.Scene(os.DirFS(dir), base, SceneOptions{FPS: fps, Clip: opt.Clip})
+		if err != nil {
+			return nil, nil, nil, WithFile(err, p.scene)
+		}
+		if sc.Sequence == nil {
+			return nil, nil, nil, fmt.Errorf("%s: %w: the file has no animation", p.scene, ErrNoFrames)
+		}
+		return sc.Sequence, sc.Rig, []string{p.scene}, nil
+	case p.cache != "":
+		if rest == nil {
+			return nil, nil, nil, fmt.Errorf("%s: a point cache needs a rest mesh: give --rest FILE or one mesh file beside it", p.cache)
+		}
+		f, _, _ := ByPath(p.cache)
+		rc, err := Open(p.cache)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		defer rc.Close()
+		frames, cfps, err := f.Cache(bufio.NewReaderSize(rc, 1<<16), len(rest.Verts))
+		if err != nil {
+			return nil, nil, nil, WithFile(err, p.cache)
+		}
+		if fps == 0 {
+			fps = cfps
+		}
+		if fps == 0 {
+			fps = 30
+		}
+		s := seq.New(rest)
+		s.StartClip(p.name, fps)
+		for k, fr := range frames {
+			if err := s.AddFrame(fr, fmt.Sprintf("%s#%d", filepath.Base(p.cache), k+1)); err != nil {
+				return nil, nil, nil, fmt.Errorf("%s: %w", p.cache, err)
+			}
+		}
+		if s.F() == 0 {
+			return nil, nil, nil, fmt.Errorf("%s: %w", p.cache, ErrNoFrames)
+		}
+		return s, nil, []string{p.cache}, nil
+	}
+	if fps == 0 {
+		fps = 30
+	}
+	meshes := make([]*mesh.Mesh, len(p.meshes))
+	errs := make([]error, len(p.meshes))
+	var mu sync.Mutex
+	done := 0
+	par.For(len(p.meshes), 1, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			meshes[i], errs[i] = ReadMesh(p.meshes[i])
+			if opt.Progress != nil {
+				mu.Lock()
+				done++
+				opt.Progress(done, len(p.meshes))
+				mu.Unlock()
+			}
+		}
+	})
+	for _, err := range errs {
+		if err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	if rest == nil {
+		rest = meshes[0]
+	}
+	s := seq.New(rest)
+	s.StartClip(p.name, fps)
+	for i, m := range meshes {
+		if err := s.AddMesh(m, p.meshes[i]); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	return s, nil, p.meshes, nil
+}

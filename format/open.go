@@ -1,0 +1,62 @@
+package format
+
+import (
+	"bufio"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/meshrig/meshrig/mesh"
+)
+
+// Open opens a file for reading, decompressing it when its name ends in
+// ".gz". The caller closes the result.
+func Open(name string) (io.ReadCloser, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	_, gz, _ := ByPath(name)
+	if !gz {
+		return f, nil
+	}
+	zr, err := gzip.NewReader(bufio.NewReaderSize(f, 1<<16))
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: not a gzip file: %w", name, err)
+	}
+	return &gzipFile{zr, f}, nil
+}
+
+type gzipFile struct {
+	*gzip.Reader
+	f *os.File
+}
+
+func (g *gzipFile) Close() error {
+	g.Reader.Close()
+	return g.f.Close()
+}
+
+// ReadMesh reads one mesh file in any registered per-frame mesh format.
+// Errors name the file.
+func ReadMesh(name string) (*mesh.Mesh, error) {
+	f, _, err := ByPath(name)
+	if err != nil {
+		return nil, err
+	}
+	if f.Mesh == nil {
+		return nil, fmt.Errorf("%s: %w: %s files do not hold a single mesh", name, ErrUnsupported, f.Name)
+	}
+	rc, err := Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	m, err := f.Mesh(bufio.NewReaderSize(rc, 1<<16))
+	if err != nil {
+		return nil, WithFile(err, name)
+	}
+	return m, nil
+}
