@@ -278,14 +278,9 @@ func (p part) load(rest *mesh.Mesh, opt LoadOptions) (*seq.Sequence, *rig.Rig, [
 	fps := opt.FPS
 	switch {
 	case p.scene != "":
-		f, _, _ := ByPath(p.scene)
-		dir, base := filepath.Split(p.scene)
-		if dir == "" {
-			dir = "."
-		}
-		sc, err := f.Scene(os.DirFS(dir), base, SceneOptions{FPS: fps, Clip: opt.Clip})
+		sc, err := ReadScene(p.scene, SceneOptions{FPS: fps, Clip: opt.Clip})
 		if err != nil {
-			return nil, nil, nil, WithFile(err, p.scene)
+			return nil, nil, nil, err
 		}
 		if sc.Sequence == nil {
 			return nil, nil, nil, fmt.Errorf("%s: %w: the file has no animation", p.scene, ErrNoFrames)

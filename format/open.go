@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/meshrig/meshrig/mesh"
 )
@@ -59,4 +60,25 @@ func ReadMesh(name string) (*mesh.Mesh, error) {
 		return nil, WithFile(err, name)
 	}
 	return m, nil
+}
+
+// ReadScene reads an animated scene file (glTF) by path. Side files are
+// resolved in the file's own folder and may not leave it.
+func ReadScene(path string, opt SceneOptions) (*Scene, error) {
+	f, _, err := ByPath(path)
+	if err != nil {
+		return nil, err
+	}
+	if f.Scene == nil {
+		return nil, fmt.Errorf("%s: %w: %s files hold no scene", path, ErrUnsupported, f.Name)
+	}
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	sc, err := f.Scene(os.DirFS(dir), base, opt)
+	if err != nil {
+		return nil, WithFile(err, path)
+	}
+	return sc, nil
 }
