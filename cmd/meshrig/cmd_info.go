@@ -1,0 +1,46 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"github.com/meshrig/meshrig/format"
+	"github.com/meshrig/meshrig/mesh"
+)
+
+func newInfo(g *globals) *cobra.Command {
+	l := &loadFlags{}
+	cmd := &cobra.Command{
+		Use:   "info INPUT...",
+		Short: "Describe a mesh animation: vertices, faces, frames, clips, and any rig it carries",
+		Args:  cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			in, err := l.load(g, args)
+			if err != nil {
+				return err
+			}
+			describe(cmd.OutOrStdout(), in)
+			return nil
+		},
+	}
+	l.add(cmd)
+	return cmd
+}
+
+func describe(w io.Writer, in *format.Input) {
+	s := in.Sequence
+	top := mesh.NewTopology(s.Rest)
+	fmt.Fprintf(w, "vertices    %d\n", s.N())
+	fmt.Fprintf(w, "triangles   %d (%d polygons)\n", len(s.Rest.Tris), s.Rest.NumPolys())
+	fmt.Fprintf(w, "components  %d\n", top.NumComponents)
+	fmt.Fprintf(w, "diagonal    %.6g\n", s.Diagonal())
+	fmt.Fprintf(w, "frames      %d\n", s.F())
+	for _, c := range s.Clips {
+		fmt.Fprintf(w, "  clip %-20q frames %d–%d at %g fps\n", c.Name, c.Start+1, c.End, c.FPS)
+	}
+	if r := in.Truth; r != nil {
+		fmt.Fprintf(w, "rig         %d joints, %d clips, skeletal: %v\n", r.Skeleton.Len(), len(r.Clips), r.Skeletal())
+	}
+}

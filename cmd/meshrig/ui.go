@@ -1,0 +1,85 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/meshrig/meshrig/internal/safefile"
+	"github.com/meshrig/meshrig/metric"
+)
+
+// progress returns a callback drawing a progress bar on stderr, or nil when
+// stderr is not a terminal or output is quiet. finish clears the bar.
+func (g *globals) progress(what string) (update func(done, total int), finish func()) {
+	if g.quiet || !term.IsTerminal(int(os.Stderr.Fd())) {
+		return nil, func() {}
+	}
+	var bar *progressbar.ProgressBar
+	update = func(done, total int) {
+		if bar == nil {
+			bar = progressbar.NewOptions(total,
+				progressbar.OptionSetWriter(os.Stderr),
+				progressbar.OptionSetDescription(what),
+				progressbar.OptionShowCount(),
+				progressbar.OptionSetWidth(30),
+				progressbar.OptionClearOnFinish(),
+				progressbar.OptionThrottle(100_000_000),
+			)
+		}
+		bar.ChangeMax(total)
+		bar.Set(done)
+	}
+	finish = func() {
+		if bar != nil {
+			bar.Finish()
+			bar.Clear()
+			fmt.Fprint(os.Stderr, "\r")
+		}
+	}
+	return update, finish
+}
+
+// logf prints a progress note on stderr unless quiet.
+func (g *globals) logf(format string, a ...any) {
+	if !g.quiet {
+		fmt.Fprintf(os.Stderr, format+"\n", a...)
+	}
+}
+
+// printReport writes the human-readable summary of a report.
+func printReport(w io.Writer, r metric.Report) {
+	if r.Method != "" {
+		fmt.Fprintf(w, "method        %s\n", r.Method)
+	}
+	fmt.Fprintf(w, "vertices      %d\n", r.Vertices)
+	fmt.Fprintf(w, "frames        %d\n", r.Frames)
+	fmt.Fprintf(w, "bones         %d (%d joints)\n", r.Bones, r.Joints)
+	if r.Seconds > 0 {
+		fmt.Fprintf(w, "seconds       %.2f\n", r.Seconds)
+	}
+	fmt.Fprintf(w, "RMSE%%         %.4f\n", r.RMSEPercent)
+	fmt.Fprintf(w, "Max%%          %.4f\n", r.MaxPercent)
+	fmt.Fprintf(w, "normal RMS    %.4f\n", r.NormalRMS)
+	if r.JointErrorPercent != nil {
+		fmt.Fprintf(w, "joint error%%  %.4f\n", *r.JointErrorPercent)
+	}
+}
+
+// writeJSON writes v as indented JSON to path ("-" for stdout).
+func writeJSON(path string, v any, inputs ...string) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	b = append(b, '\n')
+	if path == "-" {
+		_, err := os.Stdout.Write(b)
+		return err
+	}
+	return safefile.Write(path, func(w io.Writer) error { _, err := w.Write(b); return err }, inputs...)
+}
