@@ -1,0 +1,134 @@
+package linalg
+
+import "math"
+
+// MaxSimplexVars is the largest problem SimplexLS solves.
+const MaxSimplexVars = 8
+
+// SimplexLS minimizes wᵀGw − 2hᵀw over weights w ≥ 0 with Σw = 1, the
+// normal-equation form of a least-squares fit of convex weights (an LBS
+// weight solve: G = AᵀA, h = Aᵀb). G is k×k row-major, symmetric positive
+// semi-definite, k ≤ MaxSimplexVars. The result goes into w[:k].
+//
+// It is exact: the optimum's support is one of the 2ᵏ−1 subsets, and on its
+// support the equality-constrained solution is non-negative, so it solves
+// the KKT system on every subset and keeps the best feasible one. For the
+// k ≤ 4 of skinning that is at most 15 tiny solves. ridge > 0 adds ridge·I
+// to G (a small value keeps singular systems solvable).
+func SimplexLS(g []float64, h []float64, k int, ridge float64, w []float64) {
+	if k == 1 {
+		w[0] = 1
+		return
+	}
+	best := math.Inf(1)
+	var cand, bestW [MaxSimplexVars]float64
+	var idx [MaxSimplexVars]int
+	for mask := 1; mask < 1<<k; mask++ {
+		m := 0
+		for i := 0; i < k; i++ {
+			if mask&(1<<i) != 0 {
+				idx[m] = i
+				m++
+			}
+		}
+		if !solveKKT(g, h, k, ridge, idx[:m], cand[:m]) {
+			continue
+		}
+		feasible := true
+		for i := 0; i < m; i++ {
+			if cand[i] < 0 {
+				feasible = false
+				break
+			}
+		}
+		if !feasible {
+			continue
+		}
+		// Objective on the support.
+		var obj float64
+		for a := 0; a < m; a++ {
+			ia := idx[a]
+			obj -= 2 * h[ia] * cand[a]
+			for b := 0; b < m; b++ {
+				gv := g[ia*k+idx[b]]
+				if a == b {
+					gv += ridge
+				}
+				obj += cand[a] * gv * cand[b]
+			}
+		}
+		if obj < best {
+			best = obj
+			bestW = [MaxSimplexVars]float64{}
+			for a := 0; a < m; a++ {
+				bestW[idx[a]] = cand[a]
+			}
+		}
+	}
+	if math.IsInf(best, 1) {
+		// Cannot happen for PSD G (single vertices are always feasible),
+		// but keep a valid answer if G holds NaNs.
+		bestW = [MaxSimplexVars]float64{1}
+	}
+	copy(w[:k], bestW[:k])
+}
+
+// solveKKT solves min wᵀGw − 2hᵀw, Σw = 1 on the subset idx by Gaussian
+// elimination of the (m+1)×(m+1) KKT system. It reports false when singular.
+func solveKKT(g, h []float64, k int, ridge float64, idx []int, out []float64) bool {
+	m := len(idx)
+	if m == 1 {
+		out[0] = 1
+		return true
+	}
+	n := m + 1
+	var a [MaxSimplexVars + 1][MaxSimplexVars + 2]float64
+	for r := 0; r < m; r++ {
+		for c := 0; c < m; c++ {
+			a[r][c] = g[idx[r]*k+idx[c]]
+		}
+		a[r][r] += ridge
+		a[r][m] = 1
+		a[r][n] = h[idx[r]]
+	}
+	for c := 0; c < m; c++ {
+		a[m][c] = 1
+	}
+	a[m][n] = 1
+	for col := 0; col < n; col++ {
+		piv := col
+		for r := col + 1; r < n; r++ {
+			if math.Abs(a[r][col]) > math.Abs(a[piv][col]) {
+				piv = r
+			}
+		}
+		if math.Abs(a[piv][col]) < 1e-300 {
+			return false
+		}
+		a[col], a[piv] = a[piv], a[col]
+		for r := col + 1; r < n; r++ {
+			f := a[r][col] / a[col][col]
+			if f == 0 {
+				continue
+			}
+			for c := col; c <= n; c++ {
+				a[r][c] -= f * a[col][c]
+			}
+		}
+	}
+	var x [MaxSimplexVars + 1]float64
+	for r := n - 1; r >= 0; r-- {
+		s := a[r][n]
+		for c := r + 1; c < n; c++ {
+			s -= a[r][c] * x[c]
+		}
+		x[r] = s / a[r][r]
+	}
+	for i := 0; i < m; i++ {
+		if math.IsNaN(x[i]) {
+			return false
+		}
+		out[i] = x[i]
+	}
+	return true
+}

@@ -1,0 +1,103 @@
+package linalg
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+)
+
+// bruteSimplex minimizes on a fine grid of the simplex (k = 3).
+func bruteSimplex(g, h []float64) (float64, [3]float64) {
+	best := math.Inf(1)
+	var bw [3]float64
+	const n = 400
+	for a := 0; a <= n; a++ {
+		for b := 0; a+b <= n; b++ {
+			w := [3]float64{float64(a) / n, float64(b) / n, float64(n-a-b) / n}
+			var o float64
+			for i := 0; i < 3; i++ {
+				o -= 2 * h[i] * w[i]
+				for j := 0; j < 3; j++ {
+					o += w[i] * g[i*3+j] * w[j]
+				}
+			}
+			if o < best {
+				best, bw = o, w
+			}
+		}
+	}
+	return best, bw
+}
+
+func TestSimplexLSMatchesBruteForce(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 12))
+	for trial := 0; trial < 50; trial++ {
+		// A random 6×3 least-squares problem.
+		var a [6][3]float64
+		var b [6]float64
+		for i := range a {
+			for j := range a[i] {
+				a[i][j] = r.NormFloat64()
+			}
+			b[i] = r.NormFloat64()
+		}
+		g := make([]float64, 9)
+		h := make([]float64, 3)
+		for i := 0; i < 3; i++ {
+			for j := 0; j < 3; j++ {
+				for k := 0; k < 6; k++ {
+					g[i*3+j] += a[k][i] * a[k][j]
+				}
+			}
+			for k := 0; k < 6; k++ {
+				h[i] += a[k][i] * b[k]
+			}
+		}
+		w := make([]float64, 3)
+		SimplexLS(g, h, 3, 0, w)
+		var sum, obj float64
+		for i := 0; i < 3; i++ {
+			if w[i] < 0 {
+				t.Fatalf("negative weight %v", w)
+			}
+			sum += w[i]
+			obj -= 2 * h[i] * w[i]
+			for j := 0; j < 3; j++ {
+				obj += w[i] * g[i*3+j] * w[j]
+			}
+		}
+		if math.Abs(sum-1) > 1e-12 {
+			t.Fatalf("weights sum to %v", sum)
+		}
+		bo, _ := bruteSimplex(g, h)
+		if obj > bo+1e-9 {
+			t.Fatalf("trial %d: objective %v worse than grid %v", trial, obj, bo)
+		}
+	}
+}
+
+func TestSimplexLSExactWeights(t *testing.T) {
+	// b = 0.3·a1 + 0.7·a2 exactly: the solver must find (0.3, 0.7, 0).
+	cols := [3][4]float64{{1, 0, 0, 1}, {0, 1, 0, 1}, {0, 0, 1, 5}}
+	var b [4]float64
+	for k := 0; k < 4; k++ {
+		b[k] = 0.3*cols[0][k] + 0.7*cols[1][k]
+	}
+	g := make([]float64, 9)
+	h := make([]float64, 3)
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			for k := 0; k < 4; k++ {
+				g[i*3+j] += cols[i][k] * cols[j][k]
+			}
+		}
+		for k := 0; k < 4; k++ {
+			h[i] += cols[i][k] * b[k]
+		}
+	}
+	w := make([]float64, 3)
+	SimplexLS(g, h, 3, 0, w)
+	if math.Abs(w[0]-0.3) > 1e-12 || math.Abs(w[1]-0.7) > 1e-12 || w[2] != 0 {
+		t.Fatalf("w = %v, want (0.3, 0.7, 0)", w)
+	}
+}
