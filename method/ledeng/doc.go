@@ -1,0 +1,22 @@
+// Package ledeng rigs a mesh animation with the method of Le & Deng 2014,
+// "Robust and Accurate Skeletal Rigging from Mesh Sequences" (ACM TOG 33(4)):
+//
+//  1. Initialization (§4): motion-driven LBG clustering of the vertices
+//     into an over-estimated number of rigid clusters, then one bone per
+//     connected patch of each cluster.
+//  2. Topology (§5): skinning decomposition without a skeleton, the center
+//     of rotation of every bone pair, graph weights by Eq. 2 and their
+//     minimum spanning tree.
+//  3. Iterative rigging (§6): block coordinate descent over skinning
+//     weights (rigidness-Laplacian smoothness, Eq. 4–5), joint positions,
+//     bone transforms with soft joint constraints (Eq. 6–10), and pruning
+//     of redundant bones (Eq. 11).
+//  4. Output: the joint-rotation hierarchy (rigid bones, rotations below
+//     the root, root translation), refined so the exported rig — not the
+//     intermediate free transforms — fits the input.
+//
+// All work happens in unit-sphere coordinates (method.UnitSphere) so the
+// paper's parameters mean the same on every model. Loops run on every
+// core with fixed chunking, so a seed and an input give the same rig
+// whatever GOMAXPROCS is.
+package ledeng

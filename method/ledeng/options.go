@@ -1,0 +1,54 @@
+package ledeng
+
+import "github.com/meshrig/meshrig/method"
+
+// Options controls the method. The zero value gives the paper's defaults.
+type Options struct {
+	// InitBones is the over-estimated cluster count of the initialization
+	// (§4). Default 32.
+	InitBones int
+	// MaxBones caps the final bone count: after pruning, the weakest bones
+	// are removed until at most MaxBones remain. 0 means no cap.
+	MaxBones int
+	// Iterations of the rigging loop (§6). Default 20.
+	Iterations int
+	// Tolerance stops the rigging loop early when the relative decrease of
+	// the reconstruction error over one iteration falls below it. Default
+	// 1e-4; negative disables.
+	Tolerance float64
+	// MaxInfluences per vertex, 1 to 4. Default 4.
+	MaxInfluences int
+	// Smoothness is ω, the weight of the rigidness-Laplacian term (Eq. 3a,
+	// 5) in unit-sphere units. Default 1e-3.
+	Smoothness float64
+	// Free skips the skeleton: plain skinning decomposition, one free rigid
+	// transform per bone per frame (rig.NewFree form).
+	Free bool
+	// Seed makes any randomized choice repeatable. Default 1.
+	Seed uint64
+	// Progress and Notes may be nil.
+	Progress method.Progress
+	Notes    method.Notes
+}
+
+func (o Options) withDefaults() Options {
+	if o.InitBones <= 0 {
+		o.InitBones = 32
+	}
+	if o.Iterations <= 0 {
+		o.Iterations = 20
+	}
+	if o.Tolerance == 0 {
+		o.Tolerance = 1e-4
+	}
+	if o.MaxInfluences <= 0 || o.MaxInfluences > 4 {
+		o.MaxInfluences = 4
+	}
+	if o.Smoothness == 0 {
+		o.Smoothness = 1e-3
+	}
+	if o.Seed == 0 {
+		o.Seed = 1
+	}
+	return o
+}

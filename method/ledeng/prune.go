@@ -1,0 +1,114 @@
+package ledeng
+
+import (
+	"math"
+
+	"github.com/meshrig/meshrig/linalg"
+)
+
+// boneMass returns Σ_i w_ij² for every bone j (the quantity of Eq. 11).
+func (p *problem) boneMass() []float64 {
+	mass := make([]float64, p.b)
+	for i := 0; i < p.n*maxK; i++ {
+		if j := p.wb[i]; j >= 0 {
+			mass[j] += p.ww[i] * p.ww[i]
+		}
+	}
+	return mass
+}
+
+// redundant returns the bones Eq. 11 prunes: Σ_i w_ij² < 1e-2·max_k Σ_i w_ik².
+// When that leaves more than maxBones (> 0), the weakest of the rest go too,
+// one per call, so the cap is reached gradually.
+func (p *problem) redundant(maxBones int) []bool {
+	mass := p.boneMass()
+	var top float64
+	for _, m := range mass {
+		top = math.Max(top, m)
+	}
+	drop := make([]bool, p.b)
+	left := 0
+	for j, m := range mass {
+		drop[j] = m < 1e-2*top
+		if !drop[j] {
+			left++
+		}
+	}
+	if maxBones > 0 && left > maxBones && left == p.b {
+		weakest := -1
+		for j, m := range mass {
+			if !drop[j] && (weakest < 0 || m < mass[weakest]) {
+				weakest = j
+			}
+		}
+		drop[weakest] = true
+	}
+	return drop
+}
+
+// removeBones deletes the marked bones: their transforms go, their weight
+// moves to the vertices' other bones; a vertex left with none goes to the
+// remaining bone that reconstructs it best, so every vertex (every shell)
+// keeps a bone. It returns how many bones were removed.
+func (p *problem) removeBones(drop []bool) int {
+	remap := make([]int32, p.b)
+	nb := int32(0)
+	for j := range remap {
+		if drop[j] {
+			remap[j] = -1
+		} else {
+			remap[j] = nb
+			nb++
+		}
+	}
+	removed := p.b - int(nb)
+	if removed == 0 || nb == 0 {
+		return 0
+	}
+	oldM, oldB := p.m, p.b
+	p.m = make([]linalg.Affine, p.f*int(nb))
+	for f := 0; f < p.f; f++ {
+		for j := 0; j < oldB; j++ {
+			if remap[j] >= 0 {
+				p.m[f*int(nb)+int(remap[j])] = oldM[f*oldB+j]
+			}
+		}
+	}
+	p.b = int(nb)
+	for i := 0; i < p.n; i++ {
+		wb, ww := p.wb[i*maxK:(i+1)*maxK], p.ww[i*maxK:(i+1)*maxK]
+		empty := true
+		for k := range wb {
+			if wb[k] >= 0 {
+				wb[k] = remap[wb[k]]
+			}
+			if wb[k] < 0 {
+				ww[k] = 0
+			} else {
+				empty = false
+			}
+		}
+		if empty {
+			wb[0], ww[0] = p.bestBone(i), 1
+			continue
+		}
+		normalizeSlots(wb, ww)
+	}
+	return removed
+}
+
+// bestBone returns the bone whose transforms alone reconstruct vertex i best.
+func (p *problem) bestBone(i int) int32 {
+	best, be := int32(0), math.Inf(1)
+	u := p.rest[i]
+	for j := 0; j < p.b; j++ {
+		var e float64
+		for f := 0; f < p.f; f++ {
+			e += p.m[f*p.b+j].Apply(u).Sub(p.frames[f*p.n+i]).Norm2()
+		}
+		if e < be {
+			best, be = int32(j), e
+		}
+	}
+	return best
+}
