@@ -19,6 +19,10 @@ const Name = "le-deng-2014"
 // a model that sheds bones one at a time still finishes.
 const maxTotalIterations = 400
 
+// finalIterations alternates exact skeletal transform fits and weight
+// updates after the rigging loop.
+const finalIterations = 15
+
 // Rig extracts a skeletal rig from s. The result has one clip per clip of
 // s, a skeleton rooted near the rest pose's centroid, at most
 // opt.MaxInfluences weights per vertex, and rigid bones (unless opt.Free,
@@ -114,8 +118,16 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 	// against exactly the transforms it plays back.
 	h := p.root(joints)
 	p.constrain(h)
-	ws.update(sweeps)
-	p.constrain(h)
+	for it := 0; it < finalIterations; it++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		p.fitHierarchy(h, 2)
+		p.fitJoints(&h)
+		ws.update(sweeps)
+		opt.Progress.Report("skeletal fit", it+1, finalIterations)
+	}
+	p.fitHierarchy(h, 2)
 	r := p.skeletalRig(h, s)
 	us.RigFrom(r, s.Rest)
 	return r, r.Validate()

@@ -1,0 +1,110 @@
+package ledeng
+
+import (
+	"github.com/meshrig/meshrig/internal/par"
+	"github.com/meshrig/meshrig/linalg"
+)
+
+// lever is one vertex's lever arm about a bone's head: how the vertex
+// moves when the bone's global rotation changes with every other global
+// rotation held still. A vertex moves with bone a through its own weight
+// on a (rotating about a's head) and through its weight on a's
+// descendants, whose heads a's rotation carries along.
+type lever struct {
+	i int32
+	z linalg.Vec3
+}
+
+// levers returns, per bone a, the vertices a moves with their arms
+//
+//	z_i = w_ia (u_i − h_a) + Σ_{k below a} w_ik (h_c(k) − h_a),
+//
+// c(k) being the child of a on the path down to k.
+func (p *problem) levers(h hierarchy) [][]lever {
+	out := make([][]lever, p.b)
+	acc := make(map[int32]linalg.Vec3)
+	for i := 0; i < p.n; i++ {
+		clear(acc)
+		for k := 0; k < maxK; k++ {
+			j := p.wb[i*maxK+k]
+			if j < 0 {
+				continue
+			}
+			w := p.ww[i*maxK+k]
+			acc[j] = acc[j].Add(p.rest[i].Sub(h.head[j]).Scale(w))
+			for c, a := j, h.parent[j]; a >= 0; c, a = a, h.parent[a] {
+				acc[a] = acc[a].Add(h.head[c].Sub(h.head[a]).Scale(w))
+			}
+		}
+		// Append in bone order for determinism.
+		for a := int32(0); a < int32(p.b); a++ {
+			if z, ok := acc[a]; ok {
+				out[a] = append(out[a], lever{int32(i), z})
+			}
+		}
+	}
+	return out
+}
+
+// fitHierarchy refines the bone rotations with the skeleton enforced
+// exactly: per frame, block coordinate descent over each bone's global
+// rotation (root to leaves; each step is a rotation-only Procrustes
+// problem about the bone's head, exact for the whole subtree it carries),
+// then the root translation. The transforms p.m must already be
+// skeletal (see constrain); they stay so.
+func (p *problem) fitHierarchy(h hierarchy, sweeps int) {
+	lv := p.levers(h)
+	par.For(p.f, 1, func(lo, hi int) {
+		r := make([]linalg.Vec3, p.n)
+		rot := make([]linalg.Mat3, p.b)
+		pos := make([]linalg.Vec3, p.b)
+		for f := lo; f < hi; f++ {
+			fr := p.frame(f)
+			mf := p.m[f*p.b : (f+1)*p.b]
+			for i := range r {
+				r[i] = fr[i].Sub(p.reconstruct(i, f))
+			}
+			root := h.order[0]
+			for b := range rot {
+				rot[b] = mf[b].M
+			}
+			rootPos := mf[root].Apply(h.head[root])
+			for s := 0; s < sweeps; s++ {
+				for _, a := range h.order {
+					var m linalg.Mat3
+					ra := rot[a]
+					for _, l := range lv[a] {
+						t := ra.MulVec(l.z).Add(r[l.i])
+						m = m.Add(linalg.Outer(t, l.z))
+					}
+					nr := linalg.BestRotation(m).Mat3()
+					d := nr.Add(ra.Scale(-1))
+					for _, l := range lv[a] {
+						r[l.i] = r[l.i].Sub(d.MulVec(l.z))
+					}
+					rot[a] = nr
+				}
+				// Root translation: every vertex's weights sum to one, so a
+				// shift of the root shifts every vertex by the same amount.
+				var mean linalg.Vec3
+				for i := range r {
+					mean = mean.Add(r[i])
+				}
+				mean = mean.Scale(1 / float64(p.n))
+				rootPos = rootPos.Add(mean)
+				for i := range r {
+					r[i] = r[i].Sub(mean)
+				}
+			}
+			// Forward kinematics back to skin transforms.
+			for _, b := range h.order {
+				if pb := h.parent[b]; pb < 0 {
+					pos[b] = rootPos
+				} else {
+					pos[b] = pos[pb].Add(rot[pb].MulVec(h.head[b].Sub(h.head[pb])))
+				}
+				mf[b] = linalg.Affine{M: rot[b], T: pos[b].Sub(rot[b].MulVec(h.head[b]))}
+			}
+		}
+	})
+}

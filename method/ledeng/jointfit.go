@@ -1,0 +1,197 @@
+package ledeng
+
+import (
+	"github.com/meshrig/meshrig/internal/par"
+	"github.com/meshrig/meshrig/linalg"
+	"gonum.org/v1/gonum/mat"
+)
+
+// fitJoints re-solves the rest positions of all joints but the root's, and
+// the root position in every frame, for the skeletal rig with its current
+// global bone rotations and weights. With rotations fixed the rig is
+// linear in the joints: vertex i at frame f is
+//
+//	v̂ = Σ_k w_ik R_k u_i + Σ_b s_ib (R_parent(b) − R_b) h_b + p_f,
+//
+// s_ib being i's total weight on b's subtree, so this is one small linear
+// least-squares problem (3 unknowns per joint) whose normal matrix sums
+// per-pair terms over frames. It keeps the joints from where the joint
+// constraints of §6.2 left them only where the data improves on them; a
+// small ridge toward the current position keeps joints that the motion
+// cannot locate (a bone that never bends) where they were.
+func (p *problem) fitJoints(h *hierarchy) {
+	nb := p.b
+	root := h.order[0]
+	// Subtree weights s_ib, sparse per vertex.
+	type sw struct {
+		b int32
+		s float64
+	}
+	sub := make([][]sw, p.n)
+	acc := make([]float64, nb)
+	for i := 0; i < p.n; i++ {
+		var touched []int32
+		for k := 0; k < maxK; k++ {
+			j := p.wb[i*maxK+k]
+			if j < 0 {
+				continue
+			}
+			for a := j; a >= 0; a = h.parent[a] {
+				if acc[a] == 0 {
+					touched = append(touched, a)
+				}
+				acc[a] += p.ww[i*maxK+k]
+			}
+		}
+		for _, a := range touched {
+			if a != root {
+				sub[i] = append(sub[i], sw{a, acc[a]})
+			}
+			acc[a] = 0
+		}
+	}
+	// S_bc = Σ_i s_ib s_ic − N s̄_b s̄_c: frame-independent Gram matrix of
+	// the centered subtree weights (the root position is eliminated).
+	mean := make([]float64, nb)
+	gram := make([]float64, nb*nb)
+	for i := range sub {
+		for _, x := range sub[i] {
+			mean[x.b] += x.s
+			for _, y := range sub[i] {
+				gram[int(x.b)*nb+int(y.b)] += x.s * y.s
+			}
+		}
+	}
+	for b := range mean {
+		mean[b] /= float64(p.n)
+	}
+	for b := 0; b < nb; b++ {
+		for c := 0; c < nb; c++ {
+			gram[b*nb+c] -= float64(p.n) * mean[b] * mean[c]
+		}
+	}
+	// D_b^f = R_parent(b)^f − R_b^f, and per frame the centered target
+	// t_b^f = Σ_i s_ib (y_i − ȳ), y_i = v_i − Σ_k w_ik R_k u_i.
+	d := make([]linalg.Mat3, p.f*nb)
+	t := make([]linalg.Vec3, p.f*nb)
+	ybar := make([]linalg.Vec3, p.f)
+	par.For(p.f, 1, func(lo, hi int) {
+		y := make([]linalg.Vec3, p.n)
+		for f := lo; f < hi; f++ {
+			mf := p.m[f*nb : (f+1)*nb]
+			for b := 0; b < nb; b++ {
+				if pb := h.parent[b]; pb >= 0 {
+					d[f*nb+b] = mf[pb].M.Add(mf[b].M.Scale(-1))
+				}
+			}
+			fr := p.frame(f)
+			var sum linalg.Vec3
+			for i := 0; i < p.n; i++ {
+				v := fr[i]
+				for k := 0; k < maxK; k++ {
+					if j := p.wb[i*maxK+k]; j >= 0 {
+						v = v.Sub(mf[j].M.MulVec(p.rest[i]).Scale(p.ww[i*maxK+k]))
+					}
+				}
+				y[i] = v
+				sum = sum.Add(v)
+			}
+			ybar[f] = sum.Scale(1 / float64(p.n))
+			for i := 0; i < p.n; i++ {
+				yc := y[i].Sub(ybar[f])
+				for _, x := range sub[i] {
+					t[f*nb+int(x.b)] = t[f*nb+int(x.b)].Add(yc.Scale(x.s))
+				}
+			}
+		}
+	})
+	// Normal equations over the 3(B) joint coordinates (root's pinned).
+	n3 := 3 * nb
+	a := mat.NewSymDense(n3, nil)
+	rhs := mat.NewVecDense(n3, nil)
+	for b := 0; b < nb; b++ {
+		for c := b; c < nb; c++ {
+			g := gram[b*nb+c]
+			if g == 0 {
+				continue
+			}
+			var blk linalg.Mat3
+			for f := 0; f < p.f; f++ {
+				blk = blk.Add(d[f*nb+b].T().Mul(d[f*nb+c]))
+			}
+			for r := 0; r < 3; r++ {
+				for q := 0; q < 3; q++ {
+					if b == c && q < r {
+						continue
+					}
+					a.SetSym(3*b+r, 3*c+q, a.At(3*b+r, 3*c+q)+g*blk[r][q])
+				}
+			}
+		}
+		var v linalg.Vec3
+		for f := 0; f < p.f; f++ {
+			v = v.Add(d[f*nb+b].T().MulVec(t[f*nb+b]))
+		}
+		for r := 0; r < 3; r++ {
+			rhs.SetVec(3*b+r, v[r])
+		}
+	}
+	// Ridge toward the current joints, relative to the system's scale.
+	var tr float64
+	for k := 0; k < n3; k++ {
+		tr += a.At(k, k)
+	}
+	mu := 1e-6*tr/float64(n3) + 1e-12
+	for b := 0; b < nb; b++ {
+		for r := 0; r < 3; r++ {
+			k := 3*b + r
+			if int32(b) == root {
+				a.SetSym(k, k, 1)
+				for q := 0; q < n3; q++ {
+					if q != k {
+						a.SetSym(k, q, 0)
+					}
+				}
+				rhs.SetVec(k, h.head[b][r])
+				continue
+			}
+			a.SetSym(k, k, a.At(k, k)+mu)
+			rhs.SetVec(k, rhs.AtVec(k)+mu*h.head[b][r])
+		}
+	}
+	var chol mat.Cholesky
+	if !chol.Factorize(a) {
+		return
+	}
+	var x mat.VecDense
+	if err := chol.SolveVecTo(&x, rhs); err != nil {
+		return
+	}
+	for b := 0; b < nb; b++ {
+		h.head[b] = linalg.Vec3{x.AtVec(3 * b), x.AtVec(3*b + 1), x.AtVec(3*b + 2)}
+	}
+	// Root position per frame, then skin transforms by forward kinematics.
+	par.For(p.f, 1, func(lo, hi int) {
+		pos := make([]linalg.Vec3, nb)
+		for f := lo; f < hi; f++ {
+			mf := p.m[f*nb : (f+1)*nb]
+			var off linalg.Vec3
+			for b := 0; b < nb; b++ {
+				if int32(b) != root {
+					off = off.Add(d[f*nb+b].MulVec(h.head[b]).Scale(mean[b]))
+				}
+			}
+			// ȳ = R_root·(−h_root)… folded: mean prediction must equal ȳ.
+			rr := mf[root].M
+			rootPos := ybar[f].Sub(off).Add(rr.MulVec(h.head[root]))
+			for _, b := range h.order {
+				if pb := h.parent[b]; pb < 0 {
+					pos[b] = rootPos
+				} else {
+					pos[b] = pos[pb].Add(mf[pb].M.MulVec(h.head[b].Sub(h.head[pb])))
+				}
+				mf[b] = linalg.Affine{M: mf[b].M, T: pos[b].Sub(mf[b].M.MulVec(h.head[b]))}
+			}
+		}
+	})
+}
