@@ -54,16 +54,87 @@ func (p *problem) vertexError(i int, mt []linalg.Affine) float64 {
 	return e
 }
 
+// trajectories holds, per vertex, the products the E-step needs so that
+// a vertex's error under a cluster is one dot product: with
+//
+//	Σ_f |R_f u + T_f − v_f|² = Σ_f (|u|² + |T_f|² + |v_f|²) + 2u·Σ_f R_fᵀT_f
+//	                           − 2 Σ_f (v_fᵀ R_f u + v_f·T_f),
+//
+// the last sum is x_i·y_j for the 12F-vectors x_i = (v_f uᵀ, v_f)_f and
+// y_j = (R_f, T_f)_f.
+type trajectories struct {
+	dim  int
+	x    []float64 // N·dim
+	self []float64 // Σ_f |v_f|² + F|u|² per vertex
+}
+
+func (p *problem) trajectories() *trajectories {
+	t := &trajectories{dim: 12 * p.f}
+	t.x = make([]float64, p.n*t.dim)
+	t.self = make([]float64, p.n)
+	par.For(p.n, 256, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			u := p.rest[i]
+			x := t.x[i*t.dim : (i+1)*t.dim]
+			s := float64(p.f) * u.Norm2()
+			for f := 0; f < p.f; f++ {
+				v := p.frames[f*p.n+i]
+				s += v.Norm2()
+				o := x[12*f : 12*f+12]
+				for a := 0; a < 3; a++ {
+					o[3*a] = v[a] * u[0]
+					o[3*a+1] = v[a] * u[1]
+					o[3*a+2] = v[a] * u[2]
+					o[9+a] = v[a]
+				}
+			}
+			t.self[i] = s
+		}
+	})
+	return t
+}
+
+// clusterVectors returns, per cluster, y_j (12F), the constant
+// Σ_f |T_f|² and g_j = Σ_f R_fᵀT_f.
+func clusterVectors(m []linalg.Affine, f, nc int) (y []float64, c []float64, g []linalg.Vec3) {
+	dim := 12 * f
+	y = make([]float64, nc*dim)
+	c = make([]float64, nc)
+	g = make([]linalg.Vec3, nc)
+	for fr := 0; fr < f; fr++ {
+		for j := 0; j < nc; j++ {
+			a := m[fr*nc+j]
+			o := y[j*dim+12*fr : j*dim+12*fr+12]
+			for r := 0; r < 3; r++ {
+				o[3*r], o[3*r+1], o[3*r+2] = a.M[r][0], a.M[r][1], a.M[r][2]
+				o[9+r] = a.T[r]
+			}
+			c[j] += a.T.Norm2()
+			g[j] = g[j].Add(a.M.T().MulVec(a.T))
+		}
+	}
+	return y, c, g
+}
+
 // assign relabels every vertex to the cluster that reconstructs it best
 // (the E-step) and returns how many labels changed.
-func (p *problem) assign(label []int32, m []linalg.Affine, nc int) int {
-	mt := transpose(m, p.f, nc)
+func (p *problem) assign(t *trajectories, label []int32, m []linalg.Affine, nc int) int {
+	y, c, g := clusterVectors(m, p.f, nc)
+	dim := t.dim
 	changed := make([]int, (p.n+1023)/1024)
 	par.For(p.n, 1024, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
+			x := t.x[i*dim : (i+1)*dim]
+			u := p.rest[i]
 			best, bestE := label[i], math.Inf(1)
 			for j := 0; j < nc; j++ {
-				if e := p.vertexError(i, mt[j*p.f:(j+1)*p.f]); e < bestE {
+				yj := y[j*dim : (j+1)*dim]
+				var dot float64
+				for k := range x {
+					dot += x[k] * yj[k]
+				}
+				e := t.self[i] + c[j] + 2*u.Dot(g[j]) - 2*dot
+				if e < bestE {
 					best, bestE = int32(j), e
 				}
 			}
@@ -142,6 +213,9 @@ func (p *problem) split(label []int32, j int32, newLabel int32, mt []linalg.Affi
 	return true
 }
 
+// emIterations bounds the EM refinement after each split.
+const emIterations = 8
+
 // clusterLBG runs the motion-driven LBG clustering of §4 up to target
 // clusters and returns the labels and the cluster count.
 func (p *problem) clusterLBG(ctx context.Context, target int, progress func(done, total int)) ([]int32, int, error) {
@@ -152,6 +226,7 @@ func (p *problem) clusterLBG(ctx context.Context, target int, progress func(done
 		minSize = 1
 	}
 	m := p.fitClusters(label, nc)
+	traj := p.trajectories()
 	for nc < target {
 		if err := ctx.Err(); err != nil {
 			return nil, 0, err
@@ -180,13 +255,13 @@ func (p *problem) clusterLBG(ctx context.Context, target int, progress func(done
 		}
 		nc = next
 		// EM refinement.
-		for it := 0; it < 8; it++ {
+		for it := 0; it < emIterations; it++ {
 			m = p.fitClusters(label, nc)
-			changed := p.assign(label, m, nc)
+			changed := p.assign(traj, label, m, nc)
 			if k := compact(label, nc, minSize); k != nc {
 				nc = k
 				m = p.fitClusters(label, nc)
-				p.assign(label, m, nc)
+				p.assign(traj, label, m, nc)
 			}
 			if changed <= p.n/1000 {
 				break

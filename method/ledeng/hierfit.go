@@ -54,6 +54,13 @@ func (p *problem) levers(h hierarchy) [][]lever {
 // skeletal (see constrain); they stay so.
 func (p *problem) fitHierarchy(h hierarchy, sweeps int) {
 	lv := p.levers(h)
+	// Σ z zᵀ per bone: Σ (R z + r) zᵀ = R Σ z zᵀ + Σ r zᵀ.
+	zz := make([]linalg.Mat3, p.b)
+	for a := range lv {
+		for _, l := range lv[a] {
+			zz[a] = zz[a].Add(linalg.Outer(l.z, l.z))
+		}
+	}
 	par.For(p.f, 1, func(lo, hi int) {
 		r := make([]linalg.Vec3, p.n)
 		rot := make([]linalg.Mat3, p.b)
@@ -74,9 +81,14 @@ func (p *problem) fitHierarchy(h hierarchy, sweeps int) {
 					var m linalg.Mat3
 					ra := rot[a]
 					for _, l := range lv[a] {
-						t := ra.MulVec(l.z).Add(r[l.i])
-						m = m.Add(linalg.Outer(t, l.z))
+						ri, z := r[l.i], l.z
+						for q := 0; q < 3; q++ {
+							m[q][0] += ri[q] * z[0]
+							m[q][1] += ri[q] * z[1]
+							m[q][2] += ri[q] * z[2]
+						}
 					}
+					m = m.Add(ra.Mul(zz[a]))
 					nr := linalg.BestRotation(m).Mat3()
 					d := nr.Add(ra.Scale(-1))
 					for _, l := range lv[a] {

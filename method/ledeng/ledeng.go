@@ -44,6 +44,68 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 		return p.oneBone(s, us, opt)
 	}
 
+	frames := p.sampleFrames(opt.SampleFrames)
+	q := p // the problem the skeleton is found on: p, or a subset of its frames
+	if len(frames) < p.f {
+		q = p.subset(frames)
+	}
+	joints, err := q.findBones(ctx, opt)
+	if err != nil {
+		return nil, err
+	}
+	ws := &weightSolver{p: p, k: opt.MaxInfluences, omega: opt.Smoothness, lap: p.rigidness()}
+	sweeps := smoothingSweeps(p.n)
+	if q != p {
+		// Carry the bones over to every frame: start each frame's
+		// transforms from a weighted fit, then settle them under the
+		// weights and joints found.
+		p.b, p.wb, p.ww = q.b, q.wb, q.ww
+		p.m = p.fitWeighted()
+		lambda := 0.0
+		if !opt.Free {
+			lambda = math.Pow(1.5, float64(opt.Iterations))
+		}
+		for it := 0; it < 2; it++ {
+			p.updateTransforms(lambda, joints)
+		}
+	}
+	if opt.Free {
+		for it := 0; it < 2; it++ {
+			ws.update(sweeps)
+			p.updateTransforms(0, nil)
+		}
+		return p.freeRig(s, us)
+	}
+	// Output: the joint-rotation hierarchy, refined so the rig as exported
+	// fits: exact skeletal rotations, joint positions, then weights.
+	h := p.root(joints)
+	p.constrain(h)
+	for it := 0; it < finalIterations; it++ {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		p.fitHierarchy(h, 2)
+		p.fitJoints(&h)
+		ws.update(sweeps)
+		opt.Progress.Report("skeletal fit", it+1, finalIterations)
+	}
+	p.fitHierarchy(h, 2)
+	r := p.skeletalRig(h, s)
+	us.RigFrom(r, s.Rest)
+	return r, r.Validate()
+}
+
+// smoothingSweeps is the number of local-solver passes per weights update:
+// 0.05% of the vertex count (§6.1), at least 1 and at most 20.
+func smoothingSweeps(n int) int {
+	return min(20, max(1, int(math.Round(0.0005*float64(n)))))
+}
+
+// findBones runs §4–§6 on p: initialization, skinning decomposition,
+// topology and the iterative rigging with pruning. It leaves p's bones,
+// weights and transforms set and returns the skeleton's joints (nil with
+// opt.Free).
+func (p *problem) findBones(ctx context.Context, opt Options) ([]joint, error) {
 	// §4 Initialization.
 	report := func(stage string) func(done, total int) {
 		return func(done, total int) { opt.Progress.Report(stage, done, total) }
@@ -79,7 +141,7 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 	ws.k = opt.MaxInfluences
 	ws.omega = opt.Smoothness
 	ws.lap = p.rigidness()
-	sweeps := min(20, max(1, int(math.Round(0.0005*float64(p.n)))))
+	sweeps := smoothingSweeps(p.n)
 	lambda := 1.0
 	prev := math.Inf(1)
 	for it, total := 0, 0; it < opt.Iterations && total < maxTotalIterations; total++ {
@@ -87,11 +149,12 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 			return nil, err
 		}
 		ws.update(sweeps)
+		var e float64
 		if !opt.Free {
 			p.updateJoints(joints)
-			p.updateTransforms(lambda, joints)
+			e = p.updateTransforms(lambda, joints)
 		} else {
-			p.updateTransforms(0, nil)
+			e = p.updateTransforms(0, nil)
 		}
 		if drop := p.redundant(opt.MaxBones); p.removeBones(drop) > 0 {
 			if !opt.Free {
@@ -104,33 +167,12 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 		lambda *= 1.5
 		it++
 		opt.Progress.Report(fmt.Sprintf("rigging (%d bones)", p.b), it, opt.Iterations)
-		e := p.sse()
 		if opt.Tolerance > 0 && it >= 3 && math.Abs(prev-e) <= opt.Tolerance*prev {
 			break
 		}
 		prev = e
 	}
-
-	if opt.Free {
-		return p.freeRig(s, us)
-	}
-	// Output: the joint-rotation hierarchy, with the weights re-solved
-	// against exactly the transforms it plays back.
-	h := p.root(joints)
-	p.constrain(h)
-	for it := 0; it < finalIterations; it++ {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		p.fitHierarchy(h, 2)
-		p.fitJoints(&h)
-		ws.update(sweeps)
-		opt.Progress.Report("skeletal fit", it+1, finalIterations)
-	}
-	p.fitHierarchy(h, 2)
-	r := p.skeletalRig(h, s)
-	us.RigFrom(r, s.Rest)
-	return r, r.Validate()
+	return joints, nil
 }
 
 // rigidMotion reports whether one rigid transform per frame reproduces the

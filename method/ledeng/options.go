@@ -21,6 +21,9 @@ type Options struct {
 	// Smoothness is ω, the weight of the rigidness-Laplacian term (Eq. 3a,
 	// 5) in unit-sphere units. Default 1e-3.
 	Smoothness float64
+	// SampleFrames is how many frames, spread over the motion, the
+	// skeleton is found on; the final fit uses every frame. Default 40.
+	SampleFrames int
 	// Free skips the skeleton: plain skinning decomposition, one free rigid
 	// transform per bone per frame (rig.NewFree form).
 	Free bool
@@ -46,6 +49,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Smoothness == 0 {
 		o.Smoothness = 1e-3
+	}
+	if o.SampleFrames <= 0 {
+		o.SampleFrames = 40
 	}
 	if o.Seed == 0 {
 		o.Seed = 1

@@ -37,10 +37,10 @@ func (p *problem) members() [][]member {
 // (Eq. 6b), plus, with weight λ, its joints mapped to where the
 // neighbouring bones take them (Eq. 6c). Frames are independent and run
 // in parallel. λ = 0 gives the unconstrained update of skinning
-// decomposition.
-func (p *problem) updateTransforms(lambda float64, joints []joint) {
+// decomposition. It returns the data term's sum of squares after the
+// update.
+func (p *problem) updateTransforms(lambda float64, joints []joint) float64 {
 	mem := p.members()
-	// Joints of each bone, as (rest position, other bone).
 	type end struct {
 		pos   linalg.Vec3
 		other int32
@@ -53,38 +53,84 @@ func (p *problem) updateTransforms(lambda float64, joints []joint) {
 		}
 	}
 	invN := 1 / float64(p.n)
+	// Frame-independent sums of each bone's vertex term: with weights
+	// a_i = w_i²/N, points u_i and targets q_i/w_i, the fit needs Σa, Σa·u,
+	// and, through q_i = e_i + w_i M_old u_i (e_i the frame's residual),
+	// Σ a·u uᵀ to fold the old transform in.
+	type restSum struct {
+		w   float64
+		u   linalg.Vec3
+		uut linalg.Mat3
+	}
+	rs := make([]restSum, p.b)
+	for j := range mem {
+		for _, mb := range mem[j] {
+			a := mb.w * mb.w * invN
+			u := p.rest[mb.i]
+			rs[j].w += a
+			rs[j].u = rs[j].u.Add(u.Scale(a))
+			rs[j].uut = rs[j].uut.Add(linalg.Outer(u, u).Scale(a))
+		}
+	}
+	sse := make([]float64, p.f)
 	par.For(p.f, 1, func(lo, hi int) {
-		r := make([]linalg.Vec3, p.n)
+		e := make([]linalg.Vec3, p.n) // residual v − reconstruction
 		for f := lo; f < hi; f++ {
-			for i := range r {
-				r[i] = p.reconstruct(i, f)
-			}
 			fr := p.frame(f)
+			for i := range e {
+				e[i] = fr[i].Sub(p.reconstruct(i, f))
+			}
 			mf := p.m[f*p.b : (f+1)*p.b]
 			for j := 0; j < p.b; j++ {
 				if len(mem[j]) == 0 && len(ends[j]) == 0 {
 					continue
 				}
 				old := mf[j]
-				var fit linalg.RigidFit
+				// Σ a·y = Σ (w/N) e_i + M_old-part; Σ a·y·uᵀ likewise.
+				var sy linalg.Vec3
+				var syu linalg.Mat3
 				for _, mb := range mem[j] {
+					c := mb.w * invN
+					ei := e[mb.i].Scale(c)
 					u := p.rest[mb.i]
-					// Residual q_i (Eq. 6b): what bone j must supply.
-					q := fr[mb.i].Sub(r[mb.i]).Add(old.Apply(u).Scale(mb.w))
-					fit.Add(u, q.Scale(1/mb.w), mb.w*mb.w*invN)
+					sy = sy.Add(ei)
+					for r := 0; r < 3; r++ {
+						syu[r][0] += ei[r] * u[0]
+						syu[r][1] += ei[r] * u[1]
+						syu[r][2] += ei[r] * u[2]
+					}
 				}
-				for _, e := range ends[j] {
-					fit.Add(e.pos, mf[e.other].Apply(e.pos), lambda)
+				r := &rs[j]
+				fit := linalg.RigidFit{
+					W:   r.w,
+					SX:  r.u,
+					SY:  sy.Add(old.M.MulVec(r.u)).Add(old.T.Scale(r.w)),
+					SYX: syu.Add(old.M.Mul(r.uut)).Add(linalg.Outer(old.T, r.u)),
+				}
+				for _, en := range ends[j] {
+					fit.Add(en.pos, mf[en.other].Apply(en.pos), lambda)
 				}
 				nm := fit.Solve()
+				dm := nm.M.Add(old.M.Scale(-1))
+				dt := nm.T.Sub(old.T)
 				for _, mb := range mem[j] {
 					u := p.rest[mb.i]
-					r[mb.i] = r[mb.i].Add(nm.Apply(u).Sub(old.Apply(u)).Scale(mb.w))
+					e[mb.i] = e[mb.i].Sub(dm.MulVec(u).Add(dt).Scale(mb.w))
 				}
 				mf[j] = nm
 			}
+			var s float64
+			for i := range e {
+				s += e[i].Norm2()
+			}
+			sse[f] = s
 		}
 	})
+	var total float64
+	for _, s := range sse {
+		total += s
+	}
+	return total
 }
 
 // sse returns Σ_f Σ_i |reconstruction − input|², the unnormalized data

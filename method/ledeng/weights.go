@@ -28,6 +28,7 @@ type weightSolver struct {
 	omega float64   // smoothness weight ω; 0 disables the Laplacian term
 	lap   []float64 // rigidness Laplacian, aligned with p.top.Ring
 	sys   []vertexSystem
+	pairs *pairSums
 }
 
 // update re-solves every vertex's weights. The data systems are built once;
@@ -39,10 +40,10 @@ func (s *weightSolver) update(sweeps int) {
 	if len(s.sys) != p.n {
 		s.sys = make([]vertexSystem, p.n)
 	}
+	s.pairs = p.newPairSums()
 	par.For(p.n, 256, func(lo, hi int) {
-		ys := make([]linalg.Vec3, maxCand)
 		for i := lo; i < hi; i++ {
-			s.buildSystem(i, ys)
+			s.buildSystem(i)
 		}
 	})
 	if s.omega == 0 {
@@ -62,8 +63,8 @@ func (s *weightSolver) update(sweeps int) {
 }
 
 // buildSystem gathers vertex i's candidate bones (its own and its
-// one-ring's current bones) and its data term. ys is scratch.
-func (s *weightSolver) buildSystem(i int, ys []linalg.Vec3) {
+// one-ring's current bones) and its data term.
+func (s *weightSolver) buildSystem(i int) {
 	p := s.p
 	sys := &s.sys[i]
 	sys.n = 0
@@ -94,27 +95,73 @@ func (s *weightSolver) buildSystem(i int, ys []linalg.Vec3) {
 	clear(sys.g[:])
 	clear(sys.h[:])
 	u := p.rest[i]
+	// h_a = (1/F) Σ_f (R_a u + T_a)·v_f = (1/F) u·Σ_f R_aᵀv_f + (1/F) Σ_f T_a·v_f.
+	var rv [maxCand]linalg.Vec3
 	for f := 0; f < p.f; f++ {
 		v := p.frames[f*p.n+i]
 		mf := p.m[f*p.b : (f+1)*p.b]
 		for a := 0; a < n; a++ {
-			ys[a] = mf[sys.bone[a]].Apply(u)
-			sys.h[a] += ys[a].Dot(v)
-		}
-		for a := 0; a < n; a++ {
-			for b := a; b < n; b++ {
-				sys.g[a*n+b] += ys[a].Dot(ys[b])
-			}
+			m := &mf[sys.bone[a]]
+			rv[a][0] += m.M[0][0]*v[0] + m.M[1][0]*v[1] + m.M[2][0]*v[2]
+			rv[a][1] += m.M[0][1]*v[0] + m.M[1][1]*v[1] + m.M[2][1]*v[2]
+			rv[a][2] += m.M[0][2]*v[0] + m.M[1][2]*v[1] + m.M[2][2]*v[2]
+			sys.h[a] += m.T[0]*v[0] + m.T[1]*v[1] + m.T[2]*v[2]
 		}
 	}
 	inv := 1 / float64(p.f)
 	for a := 0; a < n; a++ {
-		sys.h[a] *= inv
+		sys.h[a] = (sys.h[a] + u.Dot(rv[a])) * inv
+		// G_ab from the frame sums of the bone pair (pairSums), so it costs
+		// the same for any number of frames.
 		for b := a; b < n; b++ {
-			sys.g[a*n+b] *= inv
-			sys.g[b*n+a] = sys.g[a*n+b]
+			ps := s.pairs.at(sys.bone[a], sys.bone[b])
+			g := u.Dot(ps.rr.MulVec(u)) + u.Dot(ps.rtA) + u.Dot(ps.rtB) + ps.tt
+			sys.g[a*n+b] = g * inv
+			sys.g[b*n+a] = g * inv
 		}
 	}
+}
+
+// pairSum holds, for bones a ≤ b, Σ_f R_aᵀR_b, Σ_f R_aᵀT_b + … the frame
+// sums that make (1/F)Σ_f (R_a u + T_a)·(R_b u + T_b) a function of u alone:
+// uᵀ(Σ R_aᵀR_b)u + u·Σ R_aᵀT_b + u·Σ R_bᵀT_a + Σ T_a·T_b.
+type pairSum struct {
+	rr       linalg.Mat3
+	rtA, rtB linalg.Vec3 // Σ R_aᵀT_b and Σ R_bᵀT_a
+	tt       float64
+}
+
+type pairSums struct {
+	b int
+	s []pairSum // b×b, only a ≤ b filled
+}
+
+func (ps *pairSums) at(a, b int32) *pairSum {
+	if a > b {
+		a, b = b, a
+	}
+	return &ps.s[int(a)*ps.b+int(b)]
+}
+
+// newPairSums sums every bone pair over the frames, in parallel over pairs.
+func (p *problem) newPairSums() *pairSums {
+	ps := &pairSums{b: p.b, s: make([]pairSum, p.b*p.b)}
+	par.For(p.b, 1, func(lo, hi int) {
+		for a := lo; a < hi; a++ {
+			for b := a; b < p.b; b++ {
+				s := &ps.s[a*p.b+b]
+				for f := 0; f < p.f; f++ {
+					ma, mb := p.m[f*p.b+a], p.m[f*p.b+b]
+					rat := ma.M.T()
+					s.rr = s.rr.Add(rat.Mul(mb.M))
+					s.rtA = s.rtA.Add(rat.MulVec(mb.T))
+					s.rtB = s.rtB.Add(mb.M.T().MulVec(ma.T))
+					s.tt += ma.T.Dot(mb.T)
+				}
+			}
+		}
+	})
+	return ps
 }
 
 // solveVertex solves Eq. 5 for vertex i into the slots wb, ww: the data
