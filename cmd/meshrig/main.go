@@ -40,6 +40,7 @@ Start with:  meshrig demo`,
 	}
 	root.PersistentFlags().BoolVarP(&g.quiet, "quiet", "q", false, "print only errors and the final result")
 	root.AddCommand(
+		newRig(g),
 		newEval(g),
 		newInfo(g),
 		newFormats(g),

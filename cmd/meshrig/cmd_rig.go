@@ -1,0 +1,141 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/signal"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/meshrig/meshrig/format"
+	"github.com/meshrig/meshrig/method/ledeng"
+	"github.com/meshrig/meshrig/metric"
+	"github.com/meshrig/meshrig/rig"
+	"github.com/meshrig/meshrig/seq"
+)
+
+type rigOptions struct {
+	out        string
+	report     string
+	method     string
+	bones      int
+	initBones  int
+	iterations int
+	maxInf     int
+	seed       uint64
+	skeleton   string
+	collada    string
+	load       loadFlags
+}
+
+func newRig(g *globals) *cobra.Command {
+	o := &rigOptions{}
+	cmd := &cobra.Command{
+		Use:   "rig INPUT... -o OUT.glb|OUT.dae",
+		Short: "Extract a skeletal rig (skeleton, weights, motion) from a mesh animation",
+		Long: `rig finds a skeleton, linear-blend-skinning weights (at most 4 per vertex) and
+per-frame joint rotations plus root translation that reproduce a mesh
+animation, writes them as glTF 2.0 (.glb) or Collada (.dae), and prints the
+reconstruction error of the rig as written.
+
+INPUT is a folder of frames (OBJ, natural order; rest.obj or reference.obj is
+the rest pose), a glob, a list of frame files, a point cache (.pc2/.mdd) with
+its rest mesh, or a glTF animation. Several folders are several clips of one
+character: they share the rest pose (--rest), one skeleton and one set of
+weights, and the output has one animation per clip.
+
+Methods: ledeng (Le & Deng 2014, the default).`,
+		Example: `  meshrig rig horse-gallop/ -o horse.glb
+  meshrig rig walk/ run/ jump/ --rest rest.obj -o hero.glb --report hero.json
+  meshrig rig cloth/ --skeleton none -o cloth.glb     # free bones, lowest error`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runRig(cmd, g, o, args)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&o.out, "output", "o", "", "output rig: .glb (glTF 2.0) or .dae (Collada) (required)")
+	f.StringVar(&o.report, "report", "", "write the JSON report to this file")
+	f.StringVar(&o.method, "method", "ledeng", "rigging method: ledeng")
+	f.IntVar(&o.bones, "bones", 0, "at most this many bones (default: as many as the motion needs)")
+	f.IntVar(&o.initBones, "init-bones", 32, "over-estimated bone count of the initialization")
+	f.IntVar(&o.iterations, "iterations", 20, "rigging iterations")
+	f.IntVar(&o.maxInf, "max-influences", 4, "most joints per vertex (1–4)")
+	f.Uint64Var(&o.seed, "seed", 1, "seed for any randomized step")
+	f.StringVar(&o.skeleton, "skeleton", "tree", "tree (a joint hierarchy) or none (free bones, no joints)")
+	f.StringVar(&o.collada, "collada", "", "Collada version for .dae output (default 1.4.1)")
+	o.load.add(cmd)
+	cmd.MarkFlagRequired("output")
+	return cmd
+}
+
+func runRig(cmd *cobra.Command, g *globals, o *rigOptions, args []string) error {
+	if o.skeleton != "tree" && o.skeleton != "none" {
+		return fmt.Errorf("--skeleton %q: want tree or none", o.skeleton)
+	}
+	if o.maxInf < 1 || o.maxInf > 4 {
+		return fmt.Errorf("--max-influences %d: want 1 to 4", o.maxInf)
+	}
+	if _, _, err := format.ByPath(o.out); err != nil {
+		return err
+	}
+	in, err := o.load.load(g, args)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	start := time.Now()
+	r, name, err := rigWith(ctx, g, o, in.Sequence)
+	if err != nil {
+		return err
+	}
+	secs := time.Since(start).Seconds()
+	rep, err := metric.Compare(in.Sequence, r)
+	if err != nil {
+		return err
+	}
+	rep.Method, rep.Seconds = name, secs
+	if in.Truth != nil {
+		je := metric.JointError(metric.Heads(&r.Skeleton), metric.Heads(&in.Truth.Skeleton), rep.Diagonal)
+		rep.JointErrorPercent = &je
+	}
+	if err := format.WriteFile(o.out, r, format.WriteOptions{Version: o.collada}, in.Files...); err != nil {
+		return err
+	}
+	g.logf("wrote %s", o.out)
+	printReport(cmd.OutOrStdout(), rep)
+	if o.report != "" {
+		return writeJSON(o.report, rep, in.Files...)
+	}
+	return nil
+}
+
+// rigWith runs the chosen method with a progress bar and prints its notes.
+func rigWith(ctx context.Context, g *globals, o *rigOptions, s *seq.Sequence) (*rig.Rig, string, error) {
+	update, finish := g.progress("rigging")
+	defer finish()
+	progress := func(stage string, done, total int) {
+		if update != nil {
+			update(done, total)
+		}
+	}
+	notes := func(msg string) { g.logf("note: %s", msg) }
+	switch o.method {
+	case "ledeng", "le-deng", ledeng.Name:
+		r, err := ledeng.Rig(ctx, s, ledeng.Options{
+			InitBones:     o.initBones,
+			MaxBones:      o.bones,
+			Iterations:    o.iterations,
+			MaxInfluences: o.maxInf,
+			Free:          o.skeleton == "none",
+			Seed:          o.seed,
+			Progress:      progress,
+			Notes:         notes,
+		})
+		return r, ledeng.Name, err
+	}
+	return nil, "", fmt.Errorf("--method %q: unknown (available: ledeng)", o.method)
+}
