@@ -213,6 +213,10 @@ func (p *problem) split(label []int32, j int32, newLabel int32, mt []linalg.Affi
 	return true
 }
 
+// exactFit is the squared error (unit-sphere units, per frame) below
+// which a cluster counts as exactly rigid and is not split further.
+const exactFit = 1e-10
+
 // emIterations bounds the EM refinement after each split.
 const emIterations = 8
 
@@ -246,6 +250,9 @@ func (p *problem) clusterLBG(ctx context.Context, target int, progress func(done
 		want := min(nc, target-nc)
 		prev, next := nc, nc
 		for _, j := range order[:want] {
+			if errs[j] <= exactFit*float64(p.f) {
+				continue // already rigid: splitting adds a redundant bone
+			}
 			if p.split(label, int32(j), int32(next), mt[j*p.f:(j+1)*p.f]) {
 				next++
 			}

@@ -16,6 +16,10 @@ type hierarchy struct {
 	order  []int32       // bones, root first
 	parent []int32       // per bone, -1 for the root
 	head   []linalg.Vec3 // per bone
+	// prior is where §5/§6 put each head (centers of rotation); the
+	// skeletal refinement may move a head only as far as the motion
+	// demands (see fitJoints).
+	prior []linalg.Vec3
 }
 
 // root orients S from the joint nearest the rest centroid (§5). Of that
@@ -56,6 +60,7 @@ func (p *problem) root(joints []joint) hierarchy {
 			h.head[b] = at[[2]int32{int32(parent[b]), int32(b)}]
 		}
 	}
+	h.prior = append([]linalg.Vec3(nil), h.head...)
 	return h
 }
 

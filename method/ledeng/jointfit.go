@@ -136,12 +136,14 @@ func (p *problem) fitJoints(h *hierarchy) {
 			rhs.SetVec(3*b+r, v[r])
 		}
 	}
-	// Ridge toward the current joints, relative to the system's scale.
+	// Ridge toward the prior joints, scaled like the γ = 1e-2·F of the
+	// center-of-rotation fit (§5): a hinge leaves its joint free along
+	// the axis, and there the prior decides.
 	var tr float64
 	for k := 0; k < n3; k++ {
 		tr += a.At(k, k)
 	}
-	mu := 1e-6*tr/float64(n3) + 1e-12
+	floor := 1e-9*tr/float64(n3) + 1e-12
 	for b := 0; b < nb; b++ {
 		for r := 0; r < 3; r++ {
 			k := 3*b + r
@@ -155,8 +157,9 @@ func (p *problem) fitJoints(h *hierarchy) {
 				rhs.SetVec(k, h.head[b][r])
 				continue
 			}
+			mu := 1e-3*float64(p.f)*gram[b*nb+b] + floor
 			a.SetSym(k, k, a.At(k, k)+mu)
-			rhs.SetVec(k, rhs.AtVec(k)+mu*h.head[b][r])
+			rhs.SetVec(k, rhs.AtVec(k)+mu*h.prior[b][r])
 		}
 	}
 	var chol mat.Cholesky

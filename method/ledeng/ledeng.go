@@ -156,7 +156,13 @@ func (p *problem) findBones(ctx context.Context, opt Options) ([]joint, error) {
 		} else {
 			e = p.updateTransforms(0, nil)
 		}
-		if drop := p.redundant(opt.MaxBones); p.removeBones(drop) > 0 {
+		drop := p.redundant(opt.MaxBones)
+		if !opt.Free {
+			for j, d := range p.stiffJoints(joints) {
+				drop[j] = drop[j] || d
+			}
+		}
+		if p.removeBones(drop) > 0 {
 			if !opt.Free {
 				joints = p.topology()
 			}

@@ -112,3 +112,41 @@ func (p *problem) bestBone(i int) int32 {
 	}
 	return best
 }
+
+// stiffAngle is the largest bend, in radians, of a joint that counts as
+// never bending: its two bones move as one rigid part.
+const stiffAngle = 2 * math.Pi / 180
+
+// stiffJoints marks for removal, for every joint of S whose two bones keep
+// (nearly) the same rotation in every frame, the lighter bone: the joint
+// never bends, so it is no joint, and the heavier bone takes over its
+// vertices. (Eq. 11 cannot see such a bone: its weights never degenerate,
+// since it fits its vertices as well as its twin.) At most one bone of
+// any joint-connected run is dropped per call.
+func (p *problem) stiffJoints(joints []joint) []bool {
+	drop := make([]bool, p.b)
+	mass := p.boneMass()
+	for _, jt := range joints {
+		a, b := jt.a, jt.b
+		if drop[a] || drop[b] {
+			continue
+		}
+		stiff := true
+		for f := 0; f < p.f && stiff; f++ {
+			ra, rb := p.m[f*p.b+int(a)].M, p.m[f*p.b+int(b)].M
+			rel := ra.T().Mul(rb)
+			// cos θ = (tr − 1)/2.
+			if (rel[0][0]+rel[1][1]+rel[2][2]-1)/2 < math.Cos(stiffAngle) {
+				stiff = false
+			}
+		}
+		if stiff {
+			if mass[a] < mass[b] {
+				drop[a] = true
+			} else {
+				drop[b] = true
+			}
+		}
+	}
+	return drop
+}

@@ -1,0 +1,297 @@
+package ledeng
+
+import (
+	"context"
+	"math"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/meshrig/meshrig/linalg"
+	"github.com/meshrig/meshrig/mesh"
+	"github.com/meshrig/meshrig/metric"
+	"github.com/meshrig/meshrig/rig"
+	"github.com/meshrig/meshrig/seq"
+)
+
+// tube returns a closed tube of length 3 along x (radius 0.25) skinned
+// to a chain of three bones with joints at x = 1 and x = 2, smooth
+// blends 0.3 wide around each joint, animated over frames by bending the
+// two joints in different planes and moving the root. offset shifts the
+// whole tube (for multi-shell tests).
+func tube(t testing.TB, frames int, offset linalg.Vec3) *rig.Rig {
+	const rings, around = 60, 16
+	var verts []linalg.Vec3
+	var polys [][]int
+	for r := 0; r <= rings; r++ {
+		x := 3 * float64(r) / rings
+		for a := 0; a < around; a++ {
+			th := 2 * math.Pi * float64(a) / around
+			verts = append(verts, linalg.Vec3{x, 0.25 * math.Cos(th), 0.25 * math.Sin(th)}.Add(offset))
+		}
+	}
+	for r := 0; r < rings; r++ {
+		for a := 0; a < around; a++ {
+			i0, i1 := r*around+a, r*around+(a+1)%around
+			polys = append(polys, []int{i0, i1, i1 + around, i0 + around})
+		}
+	}
+	// Caps.
+	c0 := len(verts)
+	verts = append(verts, linalg.Vec3{0, 0, 0}.Add(offset), linalg.Vec3{3, 0, 0}.Add(offset))
+	for a := 0; a < around; a++ {
+		polys = append(polys, []int{c0, (a + 1) % around, a})
+		base := rings * around
+		polys = append(polys, []int{c0 + 1, base + a, base + (a+1)%around})
+	}
+	m, err := mesh.New(verts, polys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sk := rig.Skeleton{Joints: []rig.Joint{
+		{Name: "a", Parent: rig.NoParent, Head: linalg.Vec3{0, 0, 0}.Add(offset)},
+		{Name: "b", Parent: 0, Head: linalg.Vec3{1, 0, 0}.Add(offset)},
+		{Name: "c", Parent: 1, Head: linalg.Vec3{2, 0, 0}.Add(offset)},
+	}}
+	skin := make(rig.Skin, len(verts))
+	for i, v := range verts {
+		x := v[0] - offset[0]
+		w1 := smooth((x - 0.85) / 0.3)
+		w2 := smooth((x - 1.85) / 0.3)
+		skin[i] = rig.Influence{Joint: [4]rig.JointID{0, 1, 2}, Weight: [4]float64{1 - w1, w1 - w2, w2}}.Normalized()
+	}
+	c := rig.NewClip(&sk, "bend", 30, frames)
+	for f := 0; f < frames; f++ {
+		ph := 2 * math.Pi * float64(f) / float64(frames)
+		c.Rotation[f*3+1] = linalg.QuatFromAxisAngle(linalg.Vec3{0, 0, 1}, 0.9*math.Sin(ph))
+		c.Rotation[f*3+2] = linalg.QuatFromAxisAngle(linalg.Vec3{0, 1, 0}, 0.8*math.Sin(2*ph+1))
+		c.Translation[f*3] = offset.Add(linalg.Vec3{0.3 * math.Sin(ph), 0, 0.2 * math.Cos(ph)})
+		c.Rotation[f*3] = linalg.QuatFromAxisAngle(linalg.Vec3{1, 0, 0}, 0.3*math.Sin(ph))
+	}
+	r := &rig.Rig{Mesh: m, Skeleton: sk, Skin: skin, Clips: []rig.Clip{c}}
+	if err := r.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func smooth(x float64) float64 {
+	x = math.Max(0, math.Min(1, x))
+	return x * x * (3 - 2*x)
+}
+
+// play turns a rig into the sequence its clips play.
+func play(t testing.TB, r *rig.Rig) *seq.Sequence {
+	s := seq.New(r.Mesh)
+	for c, cl := range r.Clips {
+		s.StartClip(cl.Name, cl.FPS)
+		for f := 0; f < cl.Frames; f++ {
+			if err := s.AddFrame(r.Frame(nil, c, f), "f"); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return s
+}
+
+// checkRig asserts the invariants every output must meet.
+func checkRig(t *testing.T, s *seq.Sequence, r *rig.Rig) metric.Report {
+	t.Helper()
+	if err := r.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if !r.Skeletal() {
+		t.Error("bones are not rigid")
+	}
+	for i, in := range r.Skin {
+		var sum float64
+		n := 0
+		for _, w := range in.Weight {
+			if w < 0 {
+				t.Fatalf("vertex %d: negative weight", i)
+			}
+			if w > 0 {
+				n++
+			}
+			sum += w
+		}
+		if n == 0 || n > 4 || math.Abs(sum-1) > 1e-9 {
+			t.Fatalf("vertex %d: %d influences summing to %v", i, n, sum)
+		}
+	}
+	if len(r.Clips) != len(s.Clips) {
+		t.Fatalf("%d clips, want %d", len(r.Clips), len(s.Clips))
+	}
+	rep, err := metric.Compare(s, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep
+}
+
+func TestTubeKnownAnswer(t *testing.T) {
+	truth := tube(t, 30, linalg.Vec3{})
+	s := play(t, truth)
+	r, err := Rig(context.Background(), s, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := checkRig(t, s, r)
+	t.Logf("tube: %d bones, RMSE%% %.4f, Max%% %.3f", rep.Bones, rep.RMSEPercent, rep.MaxPercent)
+	if rep.RMSEPercent > 0.1 {
+		t.Errorf("RMSE%% %.3f > 0.1 on a three-bone tube", rep.RMSEPercent)
+	}
+	if rep.Bones < 3 || rep.Bones > 5 {
+		t.Errorf("%d bones for a three-bone tube", rep.Bones)
+	}
+	// Both bends are found where they are, on the axis.
+	for _, want := range []linalg.Vec3{{1, 0, 0}, {2, 0, 0}} {
+		best := math.Inf(1)
+		for _, j := range r.Skeleton.Joints {
+			best = math.Min(best, j.Head.Dist(want))
+		}
+		if best > 0.05 {
+			t.Errorf("no joint within 0.05 of the bend at %v (nearest %.3f)", want, best)
+		}
+	}
+}
+
+func TestDeterministicAcrossGOMAXPROCS(t *testing.T) {
+	s := play(t, tube(t, 12, linalg.Vec3{}))
+	run := func(procs int) *rig.Rig {
+		old := runtime.GOMAXPROCS(procs)
+		defer runtime.GOMAXPROCS(old)
+		r, err := Rig(context.Background(), s, Options{InitBones: 8, Iterations: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	a, b := run(1), run(4)
+	if a.Skeleton.Len() != b.Skeleton.Len() {
+		t.Fatalf("%d vs %d joints", a.Skeleton.Len(), b.Skeleton.Len())
+	}
+	for j := range a.Skeleton.Joints {
+		if a.Skeleton.Joints[j] != b.Skeleton.Joints[j] {
+			t.Fatalf("joint %d differs: %+v vs %+v", j, a.Skeleton.Joints[j], b.Skeleton.Joints[j])
+		}
+	}
+	for i := range a.Skin {
+		if a.Skin[i] != b.Skin[i] {
+			t.Fatalf("vertex %d weights differ", i)
+		}
+	}
+	for k := range a.Clips[0].Rotation {
+		if a.Clips[0].Rotation[k] != b.Clips[0].Rotation[k] {
+			t.Fatalf("rotation %d differs", k)
+		}
+	}
+}
+
+func TestStaticInputGivesOneBone(t *testing.T) {
+	truth := tube(t, 5, linalg.Vec3{})
+	s := seq.New(truth.Mesh)
+	for f := 0; f < 5; f++ {
+		_ = s.AddFrame(truth.Mesh.Verts, "same")
+	}
+	var notes []string
+	r, err := Rig(context.Background(), s, Options{Notes: func(m string) { notes = append(notes, m) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := checkRig(t, s, r)
+	if rep.Bones != 1 || rep.RMSEPercent > 1e-9 {
+		t.Errorf("static input: %d bones, RMSE%% %v", rep.Bones, rep.RMSEPercent)
+	}
+	if len(notes) == 0 || !strings.Contains(notes[0], "one bone") {
+		t.Errorf("no note for a static input: %v", notes)
+	}
+}
+
+func TestTwoShellsEachWeighted(t *testing.T) {
+	a := tube(t, 9, linalg.Vec3{})
+	b := tube(t, 9, linalg.Vec3{0, 1.5, 0})
+	// One mesh of both tubes.
+	verts := append(append([]linalg.Vec3(nil), a.Mesh.Verts...), b.Mesh.Verts...)
+	var polys [][]int
+	off := len(a.Mesh.Verts)
+	for k := 0; k < a.Mesh.NumPolys(); k++ {
+		polys = append(polys, append([]int(nil), a.Mesh.Poly(k)...))
+	}
+	for k := 0; k < b.Mesh.NumPolys(); k++ {
+		p := append([]int(nil), b.Mesh.Poly(k)...)
+		for i := range p {
+			p[i] += off
+		}
+		polys = append(polys, p)
+	}
+	m, err := mesh.New(verts, polys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := seq.New(m)
+	for f := 0; f < 9; f++ {
+		_ = s.AddFrame(append(a.Frame(nil, 0, f), b.Frame(nil, 0, f)...), "f")
+	}
+	r, err := Rig(context.Background(), s, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := checkRig(t, s, r)
+	t.Logf("two shells: %d bones, RMSE%% %.4f", rep.Bones, rep.RMSEPercent)
+	if rep.RMSEPercent > 1 {
+		t.Errorf("RMSE%% %.3f on two tubes", rep.RMSEPercent)
+	}
+	// Each shell has bones of its own that dominate it.
+	dom := map[rig.JointID]bool{}
+	for i := off; i < len(verts); i++ {
+		dom[r.Skin[i].Dominant()] = true
+	}
+	for i := 0; i < off; i++ {
+		if dom[r.Skin[i].Dominant()] {
+			t.Fatalf("vertex %d of shell A is dominated by a bone of shell B", i)
+		}
+	}
+}
+
+func TestFreeForm(t *testing.T) {
+	s := play(t, tube(t, 15, linalg.Vec3{}))
+	r, err := Rig(context.Background(), s, Options{Free: true, InitBones: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := metric.Compare(s, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.RMSEPercent > 0.5 {
+		t.Errorf("free form RMSE%% %.3f", rep.RMSEPercent)
+	}
+	if r.Skin[0].Joint[0] == 0 {
+		t.Error("free form skins a vertex to the static root")
+	}
+}
+
+func TestMaxBonesCap(t *testing.T) {
+	s := play(t, tube(t, 12, linalg.Vec3{}))
+	r, err := Rig(context.Background(), s, Options{MaxBones: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := checkRig(t, s, r)
+	if rep.Bones > 2 {
+		t.Errorf("%d bones with MaxBones 2", rep.Bones)
+	}
+}
+
+func TestCancel(t *testing.T) {
+	s := play(t, tube(t, 12, linalg.Vec3{}))
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Rig(ctx, s, Options{}); err == nil {
+		t.Fatal("cancelled context not reported")
+	}
+}
