@@ -42,6 +42,7 @@ Start with:  meshrig demo`,
 	root.AddCommand(
 		newRig(g),
 		newEval(g),
+		newBench(g),
 		newInfo(g),
 		newFormats(g),
 	)

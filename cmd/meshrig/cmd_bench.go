@@ -1,0 +1,105 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/meshrig/meshrig/format"
+	"github.com/meshrig/meshrig/internal/shareddata"
+	"github.com/meshrig/meshrig/metric"
+)
+
+type benchOptions struct {
+	rig  rigOptions
+	json string
+}
+
+// benchRow is one line of the benchmark table.
+type benchRow struct {
+	Dataset string `json:"dataset"`
+	metric.Report
+}
+
+func newBench(g *globals) *cobra.Command {
+	o := &benchOptions{}
+	cmd := &cobra.Command{
+		Use:   "bench [DIR...]",
+		Short: "Time a rigging method on the shared sequences (and any folders given) and tabulate the errors",
+		Long: `bench rigs every sequence in the shared data's sequences/ folder (found at
+$MESHRIG_DATA or ../shared/data) and every folder given, and prints one row per
+dataset: vertices, frames, bones, seconds, RMSE%, Max%, normal RMS.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			dirs := args
+			if len(dirs) == 0 {
+				root := shareddata.Dir()
+				if root == "" {
+					return fmt.Errorf("no folders given and no shared data found (set MESHRIG_DATA)")
+				}
+				ents, err := os.ReadDir(filepath.Join(root, "sequences"))
+				if err != nil {
+					return err
+				}
+				for _, e := range ents {
+					if e.IsDir() {
+						dirs = append(dirs, filepath.Join(root, "sequences", e.Name()))
+					}
+				}
+				sort.Strings(dirs)
+			}
+			var rows []benchRow
+			w := cmd.OutOrStdout()
+			fmt.Fprintf(w, "%-16s %8s %6s %5s %8s %7s %7s %10s\n", "dataset", "vertices", "frames", "bones", "seconds", "RMSE%", "Max%", "normal RMS")
+			for _, d := range dirs {
+				row, err := benchOne(g, &o.rig, d)
+				if err != nil {
+					return fmt.Errorf("%s: %w", d, err)
+				}
+				rows = append(rows, row)
+				fmt.Fprintf(w, "%-16s %8d %6d %5d %8.2f %7.3f %7.3f %10.4f\n", row.Dataset, row.Vertices, row.Frames,
+					row.Bones, row.Seconds, row.RMSEPercent, row.MaxPercent, row.NormalRMS)
+			}
+			if o.json != "" {
+				return writeJSON(o.json, rows)
+			}
+			return nil
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.json, "json", "", "also write the rows as JSON to this file")
+	f.StringVar(&o.rig.method, "method", "ledeng", "rigging method: ledeng")
+	f.IntVar(&o.rig.bones, "bones", 0, "at most this many bones")
+	f.IntVar(&o.rig.initBones, "init-bones", 32, "over-estimated bone count of the initialization")
+	f.IntVar(&o.rig.iterations, "iterations", 20, "rigging iterations")
+	f.IntVar(&o.rig.maxInf, "max-influences", 4, "most joints per vertex (1–4)")
+	f.Uint64Var(&o.rig.seed, "seed", 1, "seed for any randomized step")
+	f.StringVar(&o.rig.skeleton, "skeleton", "tree", "tree or none")
+	return cmd
+}
+
+// benchOne loads a folder, rigs it and measures the rig.
+func benchOne(g *globals, o *rigOptions, dir string) (benchRow, error) {
+	in, err := format.Load([]string{dir}, format.LoadOptions{})
+	if err != nil {
+		return benchRow{}, err
+	}
+	quiet := *g
+	quiet.quiet = true
+	start := time.Now()
+	r, name, err := rigWith(context.Background(), &quiet, o, in.Sequence)
+	if err != nil {
+		return benchRow{}, err
+	}
+	secs := time.Since(start).Seconds()
+	rep, err := metric.Compare(in.Sequence, r)
+	if err != nil {
+		return benchRow{}, err
+	}
+	rep.Method, rep.Seconds = name, secs
+	return benchRow{Dataset: filepath.Base(dir), Report: rep}, nil
+}
