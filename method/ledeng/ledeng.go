@@ -21,7 +21,7 @@ const maxTotalIterations = 400
 
 // finalIterations alternates exact skeletal transform fits and weight
 // updates after the rigging loop.
-const finalIterations = 15
+const finalIterations = 10
 
 // Rig extracts a skeletal rig from s. The result has one clip per clip of
 // s, a skeleton rooted near the rest pose's centroid, at most
@@ -53,23 +53,11 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 	if err != nil {
 		return nil, err
 	}
-	ws := &weightSolver{p: p, k: opt.MaxInfluences, omega: opt.Smoothness, lap: p.rigidness()}
+	lap := p.rigidness()
 	sweeps := smoothingSweeps(p.n)
-	if q != p {
-		// Carry the bones over to every frame: start each frame's
-		// transforms from a weighted fit, then settle them under the
-		// weights and joints found.
-		p.b, p.wb, p.ww = q.b, q.wb, q.ww
-		p.m = p.fitWeighted()
-		lambda := 0.0
-		if !opt.Free {
-			lambda = math.Pow(1.5, float64(opt.Iterations))
-		}
-		for it := 0; it < 2; it++ {
-			p.updateTransforms(lambda, joints)
-		}
-	}
 	if opt.Free {
+		q.carryTo(p, joints, 0)
+		ws := &weightSolver{p: p, k: opt.MaxInfluences, omega: opt.Smoothness, lap: lap}
 		for it := 0; it < 2; it++ {
 			ws.update(sweeps)
 			p.updateTransforms(0, nil)
@@ -77,22 +65,46 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 		return p.freeRig(s, us)
 	}
 	// Output: the joint-rotation hierarchy, refined so the rig as exported
-	// fits: exact skeletal rotations, joint positions, then weights.
-	h := p.root(joints)
-	p.constrain(h)
+	// fits: exact skeletal rotations, joint positions, then weights — on
+	// the sampled frames, then every frame's transforms under the result.
+	h := q.root(joints)
+	q.constrain(h)
+	qs := &weightSolver{p: q, k: opt.MaxInfluences, omega: opt.Smoothness, lap: lap}
 	for it := 0; it < finalIterations; it++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		p.fitHierarchy(h, 2)
-		p.fitJoints(&h)
-		ws.update(sweeps)
+		q.fitHierarchy(h, 2)
+		q.fitJoints(&h)
+		qs.update(sweeps)
 		opt.Progress.Report("skeletal fit", it+1, finalIterations)
 	}
-	p.fitHierarchy(h, 2)
+	if q != p {
+		q.carryTo(p, joints, math.Pow(1.5, float64(opt.Iterations)))
+		p.constrain(h)
+		p.fitHierarchy(h, 3)
+		p.fitJoints(&h)
+		ws := &weightSolver{p: p, k: opt.MaxInfluences, omega: opt.Smoothness, lap: lap}
+		ws.update(sweeps)
+	}
+	p.fitHierarchy(h, 3)
 	r := p.skeletalRig(h, s)
 	us.RigFrom(r, s.Rest)
 	return r, r.Validate()
+}
+
+// carryTo moves the bones and weights found on q (a subset of p's frames)
+// to p, fitting every frame's transforms from scratch: a weighted rigid fit
+// per bone, then two transform updates with joint weight lambda.
+func (q *problem) carryTo(p *problem, joints []joint, lambda float64) {
+	if q == p {
+		return
+	}
+	p.b, p.wb, p.ww = q.b, q.wb, q.ww
+	p.m = p.fitWeighted()
+	for it := 0; it < 2; it++ {
+		p.updateTransforms(lambda, joints)
+	}
 }
 
 // smoothingSweeps is the number of local-solver passes per weights update:
@@ -156,11 +168,15 @@ func (p *problem) findBones(ctx context.Context, opt Options) ([]joint, error) {
 		} else {
 			e = p.updateTransforms(0, nil)
 		}
-		drop := p.redundant(opt.MaxBones)
+		drop := p.redundant()
 		if !opt.Free {
 			for j, d := range p.stiffJoints(joints) {
 				drop[j] = drop[j] || d
 			}
+		}
+		if opt.MaxBones > 0 && p.b > opt.MaxBones && !anyTrue(drop) {
+			// Over the cap: the bone the others can best do without goes.
+			drop[cheapest(ws.removalCost())] = true
 		}
 		if p.removeBones(drop) > 0 {
 			if !opt.Free {
@@ -242,3 +258,13 @@ func (p *problem) freeRig(s *seq.Sequence, us method.UnitSphere) (*rig.Rig, erro
 	}
 	return out, out.Validate()
 }
+
+func anyTrue(b []bool) bool {
+	for _, x := range b {
+		if x {
+			return true
+		}
+	}
+	return false
+}
+

@@ -18,32 +18,28 @@ func (p *problem) boneMass() []float64 {
 }
 
 // redundant returns the bones Eq. 11 prunes: Σ_i w_ij² < 1e-2·max_k Σ_i w_ik².
-// When that leaves more than maxBones (> 0), the weakest of the rest go too,
-// one per call, so the cap is reached gradually.
-func (p *problem) redundant(maxBones int) []bool {
+func (p *problem) redundant() []bool {
 	mass := p.boneMass()
 	var top float64
 	for _, m := range mass {
 		top = math.Max(top, m)
 	}
 	drop := make([]bool, p.b)
-	left := 0
 	for j, m := range mass {
 		drop[j] = m < 1e-2*top
-		if !drop[j] {
-			left++
-		}
-	}
-	if maxBones > 0 && left > maxBones && left == p.b {
-		weakest := -1
-		for j, m := range mass {
-			if !drop[j] && (weakest < 0 || m < mass[weakest]) {
-				weakest = j
-			}
-		}
-		drop[weakest] = true
 	}
 	return drop
+}
+
+// cheapest returns the bone whose removal costs the least (removalCost).
+func cheapest(cost []float64) int {
+	best := 0
+	for j, c := range cost {
+		if c < cost[best] {
+			best = j
+		}
+	}
+	return best
 }
 
 // removeBones deletes the marked bones: their transforms go, their weight
