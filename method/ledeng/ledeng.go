@@ -267,4 +267,3 @@ func anyTrue(b []bool) bool {
 	}
 	return false
 }
-
