@@ -7,92 +7,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/meshrig/meshrig/internal/testrig"
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/metric"
 	"github.com/meshrig/meshrig/rig"
 	"github.com/meshrig/meshrig/seq"
 )
-
-// tube returns a closed tube of length 3 along x (radius 0.25) skinned
-// to a chain of three bones with joints at x = 1 and x = 2, smooth
-// blends 0.3 wide around each joint, animated over frames by bending the
-// two joints in different planes and moving the root. offset shifts the
-// whole tube (for multi-shell tests).
-func tube(t testing.TB, frames int, offset linalg.Vec3) *rig.Rig {
-	const rings, around = 60, 16
-	var verts []linalg.Vec3
-	var polys [][]int
-	for r := 0; r <= rings; r++ {
-		x := 3 * float64(r) / rings
-		for a := 0; a < around; a++ {
-			th := 2 * math.Pi * float64(a) / around
-			verts = append(verts, linalg.Vec3{x, 0.25 * math.Cos(th), 0.25 * math.Sin(th)}.Add(offset))
-		}
-	}
-	for r := 0; r < rings; r++ {
-		for a := 0; a < around; a++ {
-			i0, i1 := r*around+a, r*around+(a+1)%around
-			polys = append(polys, []int{i0, i1, i1 + around, i0 + around})
-		}
-	}
-	// Caps.
-	c0 := len(verts)
-	verts = append(verts, linalg.Vec3{0, 0, 0}.Add(offset), linalg.Vec3{3, 0, 0}.Add(offset))
-	for a := 0; a < around; a++ {
-		polys = append(polys, []int{c0, (a + 1) % around, a})
-		base := rings * around
-		polys = append(polys, []int{c0 + 1, base + a, base + (a+1)%around})
-	}
-	m, err := mesh.New(verts, polys)
-	if err != nil {
-		t.Fatal(err)
-	}
-	sk := rig.Skeleton{Joints: []rig.Joint{
-		{Name: "a", Parent: rig.NoParent, Head: linalg.Vec3{0, 0, 0}.Add(offset)},
-		{Name: "b", Parent: 0, Head: linalg.Vec3{1, 0, 0}.Add(offset)},
-		{Name: "c", Parent: 1, Head: linalg.Vec3{2, 0, 0}.Add(offset)},
-	}}
-	skin := make(rig.Skin, len(verts))
-	for i, v := range verts {
-		x := v[0] - offset[0]
-		w1 := smooth((x - 0.85) / 0.3)
-		w2 := smooth((x - 1.85) / 0.3)
-		skin[i] = rig.Influence{Joint: [4]rig.JointID{0, 1, 2}, Weight: [4]float64{1 - w1, w1 - w2, w2}}.Normalized()
-	}
-	c := rig.NewClip(&sk, "bend", 30, frames)
-	for f := 0; f < frames; f++ {
-		ph := 2 * math.Pi * float64(f) / float64(frames)
-		c.Rotation[f*3+1] = linalg.QuatFromAxisAngle(linalg.Vec3{0, 0, 1}, 0.9*math.Sin(ph))
-		c.Rotation[f*3+2] = linalg.QuatFromAxisAngle(linalg.Vec3{0, 1, 0}, 0.8*math.Sin(2*ph+1))
-		c.Translation[f*3] = offset.Add(linalg.Vec3{0.3 * math.Sin(ph), 0, 0.2 * math.Cos(ph)})
-		c.Rotation[f*3] = linalg.QuatFromAxisAngle(linalg.Vec3{1, 0, 0}, 0.3*math.Sin(ph))
-	}
-	r := &rig.Rig{Mesh: m, Skeleton: sk, Skin: skin, Clips: []rig.Clip{c}}
-	if err := r.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	return r
-}
-
-func smooth(x float64) float64 {
-	x = math.Max(0, math.Min(1, x))
-	return x * x * (3 - 2*x)
-}
-
-// play turns a rig into the sequence its clips play.
-func play(t testing.TB, r *rig.Rig) *seq.Sequence {
-	s := seq.New(r.Mesh)
-	for c, cl := range r.Clips {
-		s.StartClip(cl.Name, cl.FPS)
-		for f := 0; f < cl.Frames; f++ {
-			if err := s.AddFrame(r.Frame(nil, c, f), "f"); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	return s
-}
 
 // checkRig asserts the invariants every output must meet.
 func checkRig(t *testing.T, s *seq.Sequence, r *rig.Rig) metric.Report {
@@ -130,8 +51,8 @@ func checkRig(t *testing.T, s *seq.Sequence, r *rig.Rig) metric.Report {
 }
 
 func TestTubeKnownAnswer(t *testing.T) {
-	truth := tube(t, 30, linalg.Vec3{})
-	s := play(t, truth)
+	truth := testrig.Tube(t, 30, linalg.Vec3{})
+	s := testrig.Play(t, truth)
 	r, err := Rig(context.Background(), s, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -157,7 +78,7 @@ func TestTubeKnownAnswer(t *testing.T) {
 }
 
 func TestDeterministicAcrossGOMAXPROCS(t *testing.T) {
-	s := play(t, tube(t, 12, linalg.Vec3{}))
+	s := testrig.Play(t, testrig.Tube(t, 12, linalg.Vec3{}))
 	run := func(procs int) *rig.Rig {
 		old := runtime.GOMAXPROCS(procs)
 		defer runtime.GOMAXPROCS(old)
@@ -189,7 +110,7 @@ func TestDeterministicAcrossGOMAXPROCS(t *testing.T) {
 }
 
 func TestStaticInputGivesOneBone(t *testing.T) {
-	truth := tube(t, 5, linalg.Vec3{})
+	truth := testrig.Tube(t, 5, linalg.Vec3{})
 	s := seq.New(truth.Mesh)
 	for f := 0; f < 5; f++ {
 		_ = s.AddFrame(truth.Mesh.Verts, "same")
@@ -212,7 +133,7 @@ func TestStaticInputGivesOneBone(t *testing.T) {
 // middle segment, as eyes ride on a head: one skeleton for both, every
 // vertex weighted, the sleeve following its segment.
 func TestTwoShells(t *testing.T) {
-	body := tube(t, 12, linalg.Vec3{})
+	body := testrig.Tube(t, 12, linalg.Vec3{})
 	// The sleeve: a ring of quads of radius 0.35 around x in [1.3, 1.7].
 	verts := append([]linalg.Vec3(nil), body.Mesh.Verts...)
 	var polys [][]int
@@ -246,7 +167,7 @@ func TestTwoShells(t *testing.T) {
 	if top := mesh.NewTopology(m); top.NumComponents != 2 {
 		t.Fatalf("%d components, want 2", top.NumComponents)
 	}
-	s := play(t, both)
+	s := testrig.Play(t, both)
 	r, err := Rig(context.Background(), s, Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -259,7 +180,7 @@ func TestTwoShells(t *testing.T) {
 }
 
 func TestFreeForm(t *testing.T) {
-	s := play(t, tube(t, 15, linalg.Vec3{}))
+	s := testrig.Play(t, testrig.Tube(t, 15, linalg.Vec3{}))
 	r, err := Rig(context.Background(), s, Options{Free: true, InitBones: 8})
 	if err != nil {
 		t.Fatal(err)
@@ -280,7 +201,7 @@ func TestFreeForm(t *testing.T) {
 }
 
 func TestMaxBonesCap(t *testing.T) {
-	s := play(t, tube(t, 12, linalg.Vec3{}))
+	s := testrig.Play(t, testrig.Tube(t, 12, linalg.Vec3{}))
 	r, err := Rig(context.Background(), s, Options{MaxBones: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -292,7 +213,7 @@ func TestMaxBonesCap(t *testing.T) {
 }
 
 func TestCancel(t *testing.T) {
-	s := play(t, tube(t, 12, linalg.Vec3{}))
+	s := testrig.Play(t, testrig.Tube(t, 12, linalg.Vec3{}))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := Rig(ctx, s, Options{}); err == nil {
