@@ -1,0 +1,253 @@
+package gltf
+
+import (
+	"fmt"
+	"math"
+
+	gltflib "github.com/qmuntal/gltf"
+
+	"github.com/meshrig/meshrig/linalg"
+	"github.com/meshrig/meshrig/rig"
+)
+
+// prim is one drawn primitive: a mesh primitive instanced by a node.
+type prim struct {
+	node, skin int // skin -1 when unskinned
+	first      int // index of its first vertex in the combined mesh
+	pos        []linalg.Vec3
+	targets    [][]linalg.Vec3 // morph-target position offsets
+	tris       [][3]int        // local vertex indices
+	skinW      []rig.Influence // joint slots index the skin's joint list
+}
+
+// primitives gathers every triangle primitive of the scene's mesh nodes.
+func primitives(doc *gltflib.Document, g *graph) ([]prim, error) {
+	var out []prim
+	first := 0
+	for _, ni := range g.order {
+		nd := doc.Nodes[ni]
+		if nd.Mesh == nil {
+			continue
+		}
+		mi := *nd.Mesh
+		if mi < 0 || mi >= len(doc.Meshes) || doc.Meshes[mi] == nil {
+			return nil, fmt.Errorf("node %d: mesh %d does not exist", ni, mi)
+		}
+		skin := -1
+		if nd.Skin != nil {
+			skin = *nd.Skin
+			if skin < 0 || skin >= len(doc.Skins) || doc.Skins[skin] == nil {
+				return nil, fmt.Errorf("node %d: skin %d does not exist", ni, skin)
+			}
+		}
+		for pi, p := range doc.Meshes[mi].Primitives {
+			if p == nil {
+				continue
+			}
+			pr, ok, err := readPrim(doc, p, skin)
+			if err != nil {
+				return nil, fmt.Errorf("mesh %d primitive %d: %w", mi, pi, err)
+			}
+			if !ok {
+				continue
+			}
+			pr.node, pr.first = ni, first
+			first += len(pr.pos)
+			out = append(out, pr)
+		}
+	}
+	return out, nil
+}
+
+// readPrim reads one primitive; ok is false for points and lines.
+func readPrim(doc *gltflib.Document, p *gltflib.Primitive, skin int) (prim, bool, error) {
+	pr := prim{skin: skin}
+	pi, has := p.Attributes[gltflib.POSITION]
+	if !has {
+		return pr, false, fmt.Errorf("no POSITION attribute")
+	}
+	pos, nc, err := accessor(doc, pi)
+	if err != nil {
+		return pr, false, err
+	}
+	if nc != 3 {
+		return pr, false, fmt.Errorf("POSITION has %d components", nc)
+	}
+	pr.pos = vec3s(pos)
+	n := len(pr.pos)
+	var idx []int
+	if p.Indices != nil {
+		iv, ic, err := accessor(doc, *p.Indices)
+		if err != nil {
+			return pr, false, fmt.Errorf("indices: %w", err)
+		}
+		if ic != 1 {
+			return pr, false, fmt.Errorf("indices have %d components", ic)
+		}
+		idx = make([]int, len(iv))
+		for k, v := range iv {
+			if v < 0 || v >= float64(n) {
+				return pr, false, fmt.Errorf("index %v out of range (%d vertices)", v, n)
+			}
+			idx[k] = int(v)
+		}
+	} else {
+		idx = make([]int, n)
+		for k := range idx {
+			idx[k] = k
+		}
+	}
+	switch p.Mode {
+	case gltflib.PrimitiveTriangles:
+		for k := 0; k+2 < len(idx); k += 3 {
+			pr.tris = append(pr.tris, [3]int{idx[k], idx[k+1], idx[k+2]})
+		}
+	case gltflib.PrimitiveTriangleStrip:
+		for k := 0; k+2 < len(idx); k++ {
+			if k%2 == 0 {
+				pr.tris = append(pr.tris, [3]int{idx[k], idx[k+1], idx[k+2]})
+			} else {
+				pr.tris = append(pr.tris, [3]int{idx[k+1], idx[k], idx[k+2]})
+			}
+		}
+	case gltflib.PrimitiveTriangleFan:
+		for k := 1; k+1 < len(idx); k++ {
+			pr.tris = append(pr.tris, [3]int{idx[0], idx[k], idx[k+1]})
+		}
+	default:
+		return pr, false, nil // points and lines have no surface to rig
+	}
+	// Drop degenerate triangles (repeated vertex), which glTF allows.
+	kept := pr.tris[:0]
+	for _, t := range pr.tris {
+		if t[0] != t[1] && t[1] != t[2] && t[0] != t[2] {
+			kept = append(kept, t)
+		}
+	}
+	pr.tris = kept
+	for ti, t := range p.Targets {
+		ai, ok := t[gltflib.POSITION]
+		if !ok {
+			pr.targets = append(pr.targets, make([]linalg.Vec3, n))
+			continue
+		}
+		d, dc, err := accessor(doc, ai)
+		if err != nil {
+			return pr, false, fmt.Errorf("morph target %d: %w", ti, err)
+		}
+		if dc != 3 || len(d) != 3*n {
+			return pr, false, fmt.Errorf("morph target %d has %d values for %d vertices", ti, len(d), n)
+		}
+		pr.targets = append(pr.targets, vec3s(d))
+	}
+	if skin >= 0 {
+		if pr.skinW, err = readSkinWeights(doc, p, n, len(doc.Skins[skin].Joints)); err != nil {
+			return pr, false, err
+		}
+	}
+	return pr, true, nil
+}
+
+// readSkinWeights merges JOINTS_k/WEIGHTS_k sets into the four largest
+// influences per vertex, renormalized.
+func readSkinWeights(doc *gltflib.Document, p *gltflib.Primitive, n, joints int) ([]rig.Influence, error) {
+	type jw struct {
+		j int
+		w float64
+	}
+	all := make([][]jw, n)
+	sets := 0
+	for set := 0; ; set++ {
+		ja, okj := p.Attributes[fmt.Sprintf("JOINTS_%d", set)]
+		wa, okw := p.Attributes[fmt.Sprintf("WEIGHTS_%d", set)]
+		if !okj || !okw {
+			break
+		}
+		jv, jc, err := accessor(doc, ja)
+		if err != nil {
+			return nil, fmt.Errorf("JOINTS_%d: %w", set, err)
+		}
+		wv, wc, err := accessor(doc, wa)
+		if err != nil {
+			return nil, fmt.Errorf("WEIGHTS_%d: %w", set, err)
+		}
+		if jc != 4 || wc != 4 || len(jv) != 4*n || len(wv) != 4*n {
+			return nil, fmt.Errorf("JOINTS_%d/WEIGHTS_%d do not hold 4 values per vertex", set, set)
+		}
+		for i := 0; i < n; i++ {
+			for k := 0; k < 4; k++ {
+				w := wv[4*i+k]
+				if w <= 0 {
+					continue
+				}
+				j := int(jv[4*i+k])
+				if j < 0 || j >= joints {
+					return nil, fmt.Errorf("vertex %d: joint %d out of range (skin has %d)", i, j, joints)
+				}
+				all[i] = append(all[i], jw{j, w})
+			}
+		}
+		sets++
+	}
+	if sets == 0 {
+		return nil, fmt.Errorf("skinned primitive has no JOINTS_0/WEIGHTS_0")
+	}
+	out := make([]rig.Influence, n)
+	for i, list := range all {
+		// Merge duplicates, keep the four largest.
+		var in rig.Influence
+		for _, x := range list {
+			merged := false
+			for k := 0; k < 4; k++ {
+				if in.Weight[k] > 0 && int(in.Joint[k]) == x.j {
+					in.Weight[k] += x.w
+					merged = true
+				}
+			}
+			if merged {
+				continue
+			}
+			small := 0
+			for k := 1; k < 4; k++ {
+				if in.Weight[k] < in.Weight[small] {
+					small = k
+				}
+			}
+			if x.w > in.Weight[small] {
+				in.Joint[small], in.Weight[small] = rig.JointID(x.j), x.w
+			}
+		}
+		out[i] = in.Normalized()
+	}
+	return out, nil
+}
+
+func vec3s(v []float64) []linalg.Vec3 {
+	out := make([]linalg.Vec3, len(v)/3)
+	for i := range out {
+		out[i] = linalg.Vec3{v[3*i], v[3*i+1], v[3*i+2]}
+	}
+	return out
+}
+
+// morphWeights returns the default morph weights of node ni's mesh.
+func morphWeights(doc *gltflib.Document, ni int) []float64 {
+	nd := doc.Nodes[ni]
+	if len(nd.Weights) > 0 {
+		return nd.Weights
+	}
+	if nd.Mesh != nil && *nd.Mesh >= 0 && *nd.Mesh < len(doc.Meshes) {
+		return doc.Meshes[*nd.Mesh].Weights
+	}
+	return nil
+}
+
+// finite reports whether every value is finite.
+func finite(v []float64) bool {
+	for _, x := range v {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return false
+		}
+	}
+	return true
+}
