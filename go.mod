@@ -1,6 +1,6 @@
 module github.com/meshrig/meshrig
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/inconshreveable/mousetrap v1.1.0 // indirect
@@ -10,7 +10,8 @@ require (
 	github.com/schollz/progressbar/v3 v3.18.0 // indirect
 	github.com/spf13/cobra v1.10.1 // indirect
 	github.com/spf13/pflag v1.0.9 // indirect
-	golang.org/x/sys v0.38.0 // indirect
+	golang.org/x/image v0.47.0 // indirect
+	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/term v0.37.0 // indirect
 	gonum.org/v1/gonum v0.17.0 // indirect
 )

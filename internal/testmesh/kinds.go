@@ -103,10 +103,10 @@ func hand() *body {
 		lens   [3]float64
 		radius float64
 	}{
-		{"index", v3{0.03, 0.09, 0}, [3]float64{0.04, 0.025, 0.02}, 0.0095},
-		{"middle", v3{0.01, 0.095, 0}, [3]float64{0.045, 0.028, 0.021}, 0.01},
-		{"ring", v3{-0.01, 0.09, 0}, [3]float64{0.042, 0.026, 0.02}, 0.0095},
-		{"pinky", v3{-0.03, 0.08, 0}, [3]float64{0.033, 0.02, 0.018}, 0.0085},
+		{"index", v3{0.036, 0.09, 0}, [3]float64{0.04, 0.025, 0.02}, 0.0078},
+		{"middle", v3{0.012, 0.095, 0}, [3]float64{0.045, 0.028, 0.021}, 0.008},
+		{"ring", v3{-0.012, 0.09, 0}, [3]float64{0.042, 0.026, 0.02}, 0.0077},
+		{"pinky", v3{-0.036, 0.08, 0}, [3]float64{0.033, 0.02, 0.018}, 0.007},
 	}
 	for f, fg := range fingers {
 		parent, y := wrist, fg.base[1]
@@ -133,7 +133,7 @@ func hand() *body {
 	b.rootMotion = func(u float64) (linalg.Vec3, linalg.Quat) {
 		return v3{}, linalg.QuatFromAxisAngle(v3{1, 0.3, 0}, 0.3*math.Sin(2*math.Pi*u))
 	}
-	b.shells = []shell{{v3{0.03, 0.11, 0.016}, 0.006, 1}}
+	b.shells = []shell{{v3{0.036, 0.11, 0.014}, 0.005, 1}}
 	return b
 }
 
