@@ -40,9 +40,12 @@ Start with:  meshrig demo`,
 	}
 	root.PersistentFlags().BoolVarP(&g.quiet, "quiet", "q", false, "print only errors and the final result")
 	root.AddCommand(
+		newDemo(g),
 		newRig(g),
 		newEval(g),
 		newBench(g),
+		newGen(g),
+		newRender(g),
 		newInfo(g),
 		newFormats(g),
 	)
