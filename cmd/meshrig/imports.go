@@ -3,5 +3,8 @@ package main
 // The formats meshrig reads and writes register themselves.
 import (
 	_ "github.com/meshrig/meshrig/format/gltf"
+	_ "github.com/meshrig/meshrig/format/mdd"
 	_ "github.com/meshrig/meshrig/format/obj"
+	_ "github.com/meshrig/meshrig/format/off"
+	_ "github.com/meshrig/meshrig/format/pc2"
 )
