@@ -35,19 +35,27 @@ func Read(r io.Reader, n int) ([][]linalg.Vec3, float64, error) {
 		return nil, 0, &format.ParseError{Offset: 0, Err: fmt.Errorf("header: %w", truncated(err))}
 	}
 	nf, np := hdr[0], hdr[1]
+	if np <= 0 {
+		return nil, 0, &format.ParseError{Offset: 4, Err: fmt.Errorf("cache has %d points", np)}
+	}
 	if int(np) != n {
 		return nil, 0, &format.ParseError{Offset: 4, Err: fmt.Errorf("cache has %d points, the rest mesh has %d vertices", np, n)}
 	}
 	if nf < 0 || int64(nf)*(int64(np)*3+1) > maxValues {
 		return nil, 0, &format.ParseError{Offset: 0, Err: fmt.Errorf("frame count %d out of range", nf)}
 	}
-	times := make([]float32, nf)
-	if err := binary.Read(br, binary.BigEndian, times); err != nil {
-		return nil, 0, &format.ParseError{Offset: 8, Err: fmt.Errorf("frame times: %w", truncated(err))}
+	// Grow with the data rather than trusting the header's count.
+	times := make([]float32, 0, min(int(nf), 4096))
+	for f := 0; f < int(nf); f++ {
+		var t float32
+		if err := binary.Read(br, binary.BigEndian, &t); err != nil {
+			return nil, 0, &format.ParseError{Offset: int64(8 + 4*f), Err: fmt.Errorf("time of frame %d of %d: %w", f+1, nf, truncated(err))}
+		}
+		times = append(times, t)
 	}
 	off := int64(8 + 4*int(nf))
 	buf := make([]byte, 12*n)
-	frames := make([][]linalg.Vec3, 0, nf)
+	frames := make([][]linalg.Vec3, 0, min(int(nf), 4096))
 	for f := 0; f < int(nf); f++ {
 		if _, err := io.ReadFull(br, buf); err != nil {
 			return nil, 0, &format.ParseError{Offset: off, Err: fmt.Errorf("frame %d of %d: %w", f+1, nf, truncated(err))}

@@ -52,13 +52,16 @@ func Read(r io.Reader, n int) ([][]linalg.Vec3, float64, error) {
 	if hdr.Version != 1 {
 		return nil, 0, &format.ParseError{Offset: 12, Err: fmt.Errorf("version %d: %w", hdr.Version, format.ErrUnsupported)}
 	}
+	if hdr.Points <= 0 {
+		return nil, 0, &format.ParseError{Offset: 16, Err: fmt.Errorf("cache has %d points", hdr.Points)}
+	}
 	if int(hdr.Points) != n {
 		return nil, 0, &format.ParseError{Offset: 16, Err: fmt.Errorf("cache has %d points, the rest mesh has %d vertices", hdr.Points, n)}
 	}
 	if hdr.Samples < 0 || int64(hdr.Samples)*int64(hdr.Points)*3 > maxValues {
 		return nil, 0, &format.ParseError{Offset: 28, Err: fmt.Errorf("sample count %d out of range", hdr.Samples)}
 	}
-	frames := make([][]linalg.Vec3, 0, hdr.Samples)
+	frames := make([][]linalg.Vec3, 0, min(int(hdr.Samples), 4096))
 	buf := make([]byte, 12*n)
 	off := int64(32)
 	for f := 0; f < int(hdr.Samples); f++ {
