@@ -1,0 +1,185 @@
+package collada
+
+import "encoding/xml"
+
+// The subset of the COLLADA 1.4.1 schema meshrig writes, as typed structs.
+
+type document struct {
+	XMLName    xml.Name        `xml:"COLLADA"`
+	Xmlns      string          `xml:"xmlns,attr"`
+	Version    string          `xml:"version,attr"`
+	Asset      asset           `xml:"asset"`
+	Geometries []geometry      `xml:"library_geometries>geometry"`
+	Controller []controller    `xml:"library_controllers>controller"`
+	Animations []animation     `xml:"library_animations>animation,omitempty"`
+	Clips      []animationClip `xml:"library_animation_clips>animation_clip,omitempty"`
+	Scenes     []visualScene   `xml:"library_visual_scenes>visual_scene"`
+	Scene      sceneInstance   `xml:"scene"`
+}
+
+type asset struct {
+	Tool     string `xml:"contributor>authoring_tool"`
+	Created  string `xml:"created"`
+	Modified string `xml:"modified"`
+	Unit     unit   `xml:"unit"`
+	UpAxis   string `xml:"up_axis"`
+}
+
+type unit struct {
+	Name  string  `xml:"name,attr"`
+	Meter float64 `xml:"meter,attr"`
+}
+
+type geometry struct {
+	ID   string `xml:"id,attr"`
+	Name string `xml:"name,attr"`
+	Mesh meshEl `xml:"mesh"`
+}
+
+type meshEl struct {
+	Sources   []source   `xml:"source"`
+	Vertices  vertices   `xml:"vertices"`
+	Polylist  *polylist  `xml:"polylist,omitempty"`
+	Triangles *triangles `xml:"triangles,omitempty"`
+}
+
+type source struct {
+	ID     string     `xml:"id,attr"`
+	Floats *floatArr  `xml:"float_array,omitempty"`
+	Names  *nameArr   `xml:"Name_array,omitempty"`
+	Access accessorEl `xml:"technique_common>accessor"`
+}
+
+type floatArr struct {
+	ID    string `xml:"id,attr"`
+	Count int    `xml:"count,attr"`
+	Data  string `xml:",chardata"`
+}
+
+type nameArr struct {
+	ID    string `xml:"id,attr"`
+	Count int    `xml:"count,attr"`
+	Data  string `xml:",chardata"`
+}
+
+type accessorEl struct {
+	Source string  `xml:"source,attr"`
+	Count  int     `xml:"count,attr"`
+	Stride int     `xml:"stride,attr"`
+	Params []param `xml:"param"`
+}
+
+type param struct {
+	Name string `xml:"name,attr"`
+	Type string `xml:"type,attr"`
+}
+
+type vertices struct {
+	ID     string  `xml:"id,attr"`
+	Inputs []input `xml:"input"`
+}
+
+type input struct {
+	Semantic string `xml:"semantic,attr"`
+	Source   string `xml:"source,attr"`
+	Offset   *int   `xml:"offset,attr,omitempty"`
+}
+
+type polylist struct {
+	Count  int     `xml:"count,attr"`
+	Inputs []input `xml:"input"`
+	VCount string  `xml:"vcount"`
+	P      string  `xml:"p"`
+}
+
+type triangles struct {
+	Count  int     `xml:"count,attr"`
+	Inputs []input `xml:"input"`
+	P      string  `xml:"p"`
+}
+
+type controller struct {
+	ID   string `xml:"id,attr"`
+	Name string `xml:"name,attr"`
+	Skin skin   `xml:"skin"`
+}
+
+type skin struct {
+	Source        string        `xml:"source,attr"`
+	BindShape     string        `xml:"bind_shape_matrix"`
+	Sources       []source      `xml:"source"`
+	Joints        jointsEl      `xml:"joints"`
+	VertexWeights vertexWeights `xml:"vertex_weights"`
+}
+
+type jointsEl struct {
+	Inputs []input `xml:"input"`
+}
+
+type vertexWeights struct {
+	Count  int     `xml:"count,attr"`
+	Inputs []input `xml:"input"`
+	VCount string  `xml:"vcount"`
+	V      string  `xml:"v"`
+}
+
+type animation struct {
+	ID       string      `xml:"id,attr"`
+	Name     string      `xml:"name,attr,omitempty"`
+	Children []animation `xml:"animation,omitempty"`
+	Sources  []source    `xml:"source,omitempty"`
+	Sampler  *sampler    `xml:"sampler,omitempty"`
+	Channel  *channel    `xml:"channel,omitempty"`
+}
+
+type sampler struct {
+	ID     string  `xml:"id,attr"`
+	Inputs []input `xml:"input"`
+}
+
+type channel struct {
+	Source string `xml:"source,attr"`
+	Target string `xml:"target,attr"`
+}
+
+type animationClip struct {
+	ID        string     `xml:"id,attr"`
+	Name      string     `xml:"name,attr"`
+	Start     float64    `xml:"start,attr"`
+	End       float64    `xml:"end,attr"`
+	Instances []instance `xml:"instance_animation"`
+}
+
+type instance struct {
+	URL string `xml:"url,attr"`
+}
+
+type visualScene struct {
+	ID    string `xml:"id,attr"`
+	Name  string `xml:"name,attr"`
+	Nodes []node `xml:"node"`
+}
+
+type node struct {
+	ID         string              `xml:"id,attr"`
+	SID        string              `xml:"sid,attr,omitempty"`
+	Name       string              `xml:"name,attr"`
+	Type       string              `xml:"type,attr"`
+	Matrix     *matrixEl           `xml:"matrix,omitempty"`
+	Controller *instanceController `xml:"instance_controller,omitempty"`
+	Children   []node              `xml:"node,omitempty"`
+}
+
+type matrixEl struct {
+	SID  string `xml:"sid,attr"`
+	Data string `xml:",chardata"`
+}
+
+type instanceController struct {
+	URL      string `xml:"url,attr"`
+	Skeleton string `xml:"skeleton"`
+}
+
+type sceneInstance struct {
+	Visual instance `xml:"instance_visual_scene"`
+}
