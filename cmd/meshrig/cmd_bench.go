@@ -65,7 +65,7 @@ dataset: vertices, frames, bones, seconds, RMSE%, Max%, normal RMS.`,
 					row.Bones, row.Seconds, row.RMSEPercent, row.MaxPercent, row.NormalRMS)
 			}
 			if o.json != "" {
-				return writeJSON(o.json, rows)
+				return writeJSON(cmd.OutOrStdout(), o.json, rows)
 			}
 			return nil
 		},

@@ -2,19 +2,22 @@ package main
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/meshrig/meshrig/format"
+	"github.com/meshrig/meshrig/format/libigl"
+	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/metric"
-	"github.com/meshrig/meshrig/rig"
 )
 
 type evalOptions struct {
-	json   bool
-	report string
-	truth  string
-	load   loadFlags
+	json     bool
+	perFrame bool
+	report   string
+	truth    string
+	load     loadFlags
 }
 
 func newEval(g *globals) *cobra.Command {
@@ -37,18 +40,24 @@ that has one) it also prints joint error%.`,
 				return err
 			}
 			if o.json {
-				return writeJSON("-", rep)
+				return writeJSON(cmd.OutOrStdout(), "-", rep)
 			}
 			printReport(cmd.OutOrStdout(), rep)
+			if o.perFrame {
+				for f, e := range rep.FrameRMSEPercent {
+					fmt.Fprintf(cmd.OutOrStdout(), "frame %4d    RMSE%% %.4f\n", f+1, e)
+				}
+			}
 			if o.report != "" {
-				return writeJSON(o.report, rep, args...)
+				return writeJSON(cmd.OutOrStdout(), o.report, rep, args...)
 			}
 			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&o.json, "json", false, "print the report as JSON")
+	cmd.Flags().BoolVar(&o.perFrame, "per-frame", false, "also print every frame's RMSE%")
 	cmd.Flags().StringVar(&o.report, "report", "", "also write the JSON report to this file")
-	cmd.Flags().StringVar(&o.truth, "truth", "", "ground-truth rig (glTF) for joint error%")
+	cmd.Flags().StringVar(&o.truth, "truth", "", "ground-truth skeleton for joint error%: a glTF rig or a libigl .tgf")
 	o.load.add(cmd)
 	return cmd
 }
@@ -69,22 +78,43 @@ func runEval(g *globals, o *evalOptions, rigPath string, inputs []string) (metri
 	if err != nil {
 		return metric.Report{}, fmt.Errorf("%s against %v: %w", rigPath, inputs, err)
 	}
-	var truth *rig.Rig
-	if o.truth != "" {
-		ts, err := format.ReadScene(o.truth, format.SceneOptions{})
-		if err != nil {
+	var joints []linalg.Vec3
+	switch {
+	case o.truth != "":
+		if joints, err = truthJoints(o.truth); err != nil {
 			return metric.Report{}, err
 		}
-		if ts.Rig == nil {
-			return metric.Report{}, fmt.Errorf("--truth %s holds no skeleton", o.truth)
-		}
-		truth = ts.Rig
-	} else {
-		truth = in.Truth
+	case in.Truth != nil:
+		joints = metric.Heads(&in.Truth.Skeleton)
 	}
-	if truth != nil {
-		je := metric.JointError(metric.Heads(&sc.Rig.Skeleton), metric.Heads(&truth.Skeleton), rep.Diagonal)
+	if joints != nil {
+		je := metric.JointError(metric.Heads(&sc.Rig.Skeleton), joints, rep.Diagonal)
 		rep.JointErrorPercent = &je
 	}
 	return rep, nil
+}
+
+// truthJoints reads a ground-truth skeleton's joints: a glTF rig, or a
+// libigl TGF skeleton.
+func truthJoints(path string) ([]linalg.Vec3, error) {
+	if strings.HasSuffix(strings.ToLower(strings.TrimSuffix(path, ".gz")), ".tgf") {
+		rc, err := format.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		defer rc.Close()
+		t, err := libigl.ReadTGF(rc)
+		if err != nil {
+			return nil, format.WithFile(err, path)
+		}
+		return t.Joints, nil
+	}
+	ts, err := format.ReadScene(path, format.SceneOptions{})
+	if err != nil {
+		return nil, err
+	}
+	if ts.Rig == nil {
+		return nil, fmt.Errorf("--truth %s holds no skeleton", path)
+	}
+	return metric.Heads(&ts.Rig.Skeleton), nil
 }

@@ -108,7 +108,7 @@ func runRig(cmd *cobra.Command, g *globals, o *rigOptions, args []string) error 
 	g.logf("wrote %s", o.out)
 	printReport(cmd.OutOrStdout(), rep)
 	if o.report != "" {
-		return writeJSON(o.report, rep, in.Files...)
+		return writeJSON(cmd.OutOrStdout(), o.report, rep, in.Files...)
 	}
 	return nil
 }

@@ -65,20 +65,29 @@ func printReport(w io.Writer, r metric.Report) {
 	fmt.Fprintf(w, "RMSE%%         %.4f\n", r.RMSEPercent)
 	fmt.Fprintf(w, "Max%%          %.4f\n", r.MaxPercent)
 	fmt.Fprintf(w, "normal RMS    %.4f\n", r.NormalRMS)
+	if n := len(r.FrameRMSEPercent); n > 1 {
+		worst := 0
+		for f, e := range r.FrameRMSEPercent {
+			if e > r.FrameRMSEPercent[worst] {
+				worst = f
+			}
+		}
+		fmt.Fprintf(w, "worst frame   %d (RMSE%% %.4f)\n", worst+1, r.FrameRMSEPercent[worst])
+	}
 	if r.JointErrorPercent != nil {
 		fmt.Fprintf(w, "joint error%%  %.4f\n", *r.JointErrorPercent)
 	}
 }
 
-// writeJSON writes v as indented JSON to path ("-" for stdout).
-func writeJSON(path string, v any, inputs ...string) error {
+// writeJSON writes v as indented JSON to path, or to stdout for "-".
+func writeJSON(stdout io.Writer, path string, v any, inputs ...string) error {
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
 	b = append(b, '\n')
 	if path == "-" {
-		_, err := os.Stdout.Write(b)
+		_, err := stdout.Write(b)
 		return err
 	}
 	return safefile.Write(path, func(w io.Writer) error { _, err := w.Write(b); return err }, inputs...)
