@@ -156,6 +156,9 @@ func (p *problem) findBones(ctx context.Context, opt Options) ([]joint, error) {
 	sweeps := smoothingSweeps(p.n)
 	lambda := 1.0
 	prev := math.Inf(1)
+	// best is the lowest error seen with more bones: pruning by cost may
+	// raise the error at most opt.Prune above it, in total.
+	best := math.Inf(1)
 	for it, total := 0, 0; it < opt.Iterations && total < maxTotalIterations; total++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -174,9 +177,18 @@ func (p *problem) findBones(ctx context.Context, opt Options) ([]joint, error) {
 				drop[j] = drop[j] || d
 			}
 		}
-		if opt.MaxBones > 0 && p.b > opt.MaxBones && !anyTrue(drop) {
-			// Over the cap: the bone the others can best do without goes.
-			drop[cheapest(ws.removalCost())] = true
+		if !anyTrue(drop) && p.b > 1 {
+			// The bone the others can best do without goes when over the
+			// cap, or when losing it costs less than opt.Prune of the error.
+			cost := ws.removalCost()
+			j := cheapest(cost)
+			over := opt.MaxBones > 0 && p.b > opt.MaxBones
+			if it >= 2 {
+				best = math.Min(best, e)
+			}
+			if over || (it >= 2 && e+float64(p.f)*cost[j] < (1+opt.Prune)*best) {
+				drop[j] = true
+			}
 		}
 		if p.removeBones(drop) > 0 {
 			if !opt.Free {

@@ -1,6 +1,8 @@
 package ledeng
 
-import "github.com/meshrig/meshrig/method"
+import (
+	"github.com/meshrig/meshrig/method"
+)
 
 // Options controls the method. The zero value gives the paper's defaults.
 type Options struct {
@@ -24,6 +26,12 @@ type Options struct {
 	// SampleFrames is how many frames, spread over the motion, the
 	// skeleton is found on; the final fit uses every frame. Default 40.
 	SampleFrames int
+	// Prune removes, one at a time, the bone whose loss costs least (its
+	// neighbours take over its vertices) while the reconstruction error
+	// stays within this fraction of the lowest error reached with more
+	// bones — beyond the redundant bones of Eq. 11. Default 0.3; negative
+	// disables.
+	Prune float64
 	// Free skips the skeleton: plain skinning decomposition, one free rigid
 	// transform per bone per frame (rig.NewFree form).
 	Free bool
@@ -49,6 +57,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Smoothness == 0 {
 		o.Smoothness = 1e-3
+	}
+	if o.Prune == 0 {
+		o.Prune = 0.3
 	}
 	if o.SampleFrames <= 0 {
 		o.SampleFrames = 40
