@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/xml"
 	"math"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -13,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/meshrig/meshrig/format"
+	"github.com/meshrig/meshrig/internal/shareddata"
 	"github.com/meshrig/meshrig/internal/testrig"
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
@@ -163,12 +163,7 @@ func TestNCName(t *testing.T) {
 // its counts of meshes, vertices, faces, bones, animations and channels.
 func TestAssimpReadsOutput(t *testing.T) {
 	_, err := exec.LookPath("assimp")
-	if err != nil {
-		if os.Getenv("MESHRIG_REQUIRE_TOOLS") == "1" {
-			t.Fatal("assimp is required (MESHRIG_REQUIRE_TOOLS=1) but not installed")
-		}
-		t.Skip("assimp not installed (Debian package assimp-utils); skipping")
-	}
+	shareddata.RequireTool(t, err == nil, "assimp (Debian package assimp-utils)")
 	dir := t.TempDir()
 	for name, r := range testRigs(t) {
 		t.Run(name, func(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"github.com/qmuntal/gltf/modeler"
 
 	"github.com/meshrig/meshrig/format"
+	"github.com/meshrig/meshrig/internal/shareddata"
 	"github.com/meshrig/meshrig/internal/testrig"
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
@@ -215,23 +216,11 @@ func repoRoot() string {
 	return filepath.Join(filepath.Dir(file), "..", "..")
 }
 
-// requireTool skips when a tool is missing, unless CI demands it.
-func requireTool(t *testing.T, ok bool, what string) {
-	t.Helper()
-	if ok {
-		return
-	}
-	if os.Getenv("MESHRIG_REQUIRE_TOOLS") == "1" {
-		t.Fatalf("%s is required (MESHRIG_REQUIRE_TOOLS=1) but missing", what)
-	}
-	t.Skipf("%s not installed; skipping (run .ci/run to install)", what)
-}
-
 func TestValidatorAcceptsOutput(t *testing.T) {
 	root := repoRoot()
 	_, err := exec.LookPath("node")
 	_, verr := os.Stat(filepath.Join(root, ".ci", "node_modules", "gltf-validator"))
-	requireTool(t, err == nil && verr == nil, "node with the npm package gltf-validator in .ci/node_modules")
+	shareddata.RequireTool(t, err == nil && verr == nil, "node with the npm package gltf-validator in .ci/node_modules")
 	dir := t.TempDir()
 	var files []string
 	for name, r := range testRigs(t) {

@@ -9,7 +9,6 @@ package mdd
 import (
 	"bufio"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -32,7 +31,7 @@ func Read(r io.Reader, n int) ([][]linalg.Vec3, float64, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
 	var hdr [2]int32
 	if err := binary.Read(br, binary.BigEndian, &hdr); err != nil {
-		return nil, 0, &format.ParseError{Offset: 0, Err: fmt.Errorf("header: %w", truncated(err))}
+		return nil, 0, &format.ParseError{Offset: 0, Err: fmt.Errorf("header: %w", format.Truncated(err))}
 	}
 	nf, np := hdr[0], hdr[1]
 	if np <= 0 {
@@ -49,7 +48,7 @@ func Read(r io.Reader, n int) ([][]linalg.Vec3, float64, error) {
 	for f := 0; f < int(nf); f++ {
 		var t float32
 		if err := binary.Read(br, binary.BigEndian, &t); err != nil {
-			return nil, 0, &format.ParseError{Offset: int64(8 + 4*f), Err: fmt.Errorf("time of frame %d of %d: %w", f+1, nf, truncated(err))}
+			return nil, 0, &format.ParseError{Offset: int64(8 + 4*f), Err: fmt.Errorf("time of frame %d of %d: %w", f+1, nf, format.Truncated(err))}
 		}
 		times = append(times, t)
 	}
@@ -57,18 +56,9 @@ func Read(r io.Reader, n int) ([][]linalg.Vec3, float64, error) {
 	buf := make([]byte, 12*n)
 	frames := make([][]linalg.Vec3, 0, min(int(nf), 4096))
 	for f := 0; f < int(nf); f++ {
-		if _, err := io.ReadFull(br, buf); err != nil {
-			return nil, 0, &format.ParseError{Offset: off, Err: fmt.Errorf("frame %d of %d: %w", f+1, nf, truncated(err))}
-		}
-		pts := make([]linalg.Vec3, n)
-		for i := range pts {
-			for k := 0; k < 3; k++ {
-				x := float64(math.Float32frombits(binary.BigEndian.Uint32(buf[12*i+4*k:])))
-				if math.IsNaN(x) || math.IsInf(x, 0) {
-					return nil, 0, &format.ParseError{Offset: off + int64(12*i+4*k), Err: fmt.Errorf("frame %d point %d: non-finite coordinate", f+1, i+1)}
-				}
-				pts[i][k] = x
-			}
+		pts, err := format.ReadPoints(br, buf, n, binary.BigEndian, off)
+		if err != nil {
+			return nil, 0, fmt.Errorf("frame %d: %w", f+1, err)
 		}
 		frames = append(frames, pts)
 		off += int64(len(buf))
@@ -93,12 +83,6 @@ func rate(times []float32) float64 {
 	return math.Round(1e3/step) / 1e3
 }
 
-func truncated(err error) error {
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return format.ErrTruncated
-	}
-	return err
-}
 
 // Write writes frames at fps as an MDD cache.
 func Write(w io.Writer, frames [][]linalg.Vec3, fps float64) error {

@@ -44,7 +44,7 @@ func Read(r io.Reader, n int) ([][]linalg.Vec3, float64, error) {
 		Samples    int32
 	}
 	if err := binary.Read(br, binary.LittleEndian, &hdr); err != nil {
-		return nil, 0, &format.ParseError{Offset: 0, Err: fmt.Errorf("header: %w", truncated(err))}
+		return nil, 0, &format.ParseError{Offset: 0, Err: fmt.Errorf("header: %w", format.Truncated(err))}
 	}
 	if string(hdr.Magic[:]) != magic {
 		return nil, 0, &format.ParseError{Offset: 0, Err: errors.New("not a PC2 file (no POINTCACHE2 signature)")}
@@ -65,18 +65,9 @@ func Read(r io.Reader, n int) ([][]linalg.Vec3, float64, error) {
 	buf := make([]byte, 12*n)
 	off := int64(32)
 	for f := 0; f < int(hdr.Samples); f++ {
-		if _, err := io.ReadFull(br, buf); err != nil {
-			return nil, 0, &format.ParseError{Offset: off, Err: fmt.Errorf("sample %d of %d: %w", f+1, hdr.Samples, truncated(err))}
-		}
-		pts := make([]linalg.Vec3, n)
-		for i := range pts {
-			for k := 0; k < 3; k++ {
-				x := float64(math.Float32frombits(binary.LittleEndian.Uint32(buf[12*i+4*k:])))
-				if math.IsNaN(x) || math.IsInf(x, 0) {
-					return nil, 0, &format.ParseError{Offset: off + int64(12*i+4*k), Err: fmt.Errorf("sample %d point %d: non-finite coordinate", f+1, i+1)}
-				}
-				pts[i][k] = x
-			}
+		pts, err := format.ReadPoints(br, buf, n, binary.LittleEndian, off)
+		if err != nil {
+			return nil, 0, fmt.Errorf("sample %d: %w", f+1, err)
 		}
 		frames = append(frames, pts)
 		off += int64(len(buf))
@@ -88,12 +79,6 @@ func Read(r io.Reader, n int) ([][]linalg.Vec3, float64, error) {
 	return frames, fps, nil
 }
 
-func truncated(err error) error {
-	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-		return format.ErrTruncated
-	}
-	return err
-}
 
 // Write writes frames (all of one point count) as a PC2 cache starting at
 // frame 0 with a sample every frame.

@@ -42,3 +42,17 @@ func Path(tb testing.TB, rel string) string {
 	}
 	return p
 }
+
+// RequireTool skips the test when an external tool (assimp, the glTF
+// validator) is missing, unless MESHRIG_REQUIRE_TOOLS=1 — as CI sets —
+// where a missing tool fails the test instead.
+func RequireTool(tb testing.TB, ok bool, what string) {
+	tb.Helper()
+	if ok {
+		return
+	}
+	if os.Getenv("MESHRIG_REQUIRE_TOOLS") == "1" {
+		tb.Fatalf("%s is required (MESHRIG_REQUIRE_TOOLS=1) but missing", what)
+	}
+	tb.Skipf("%s not installed; skipping (run .ci/run to install)", what)
+}
