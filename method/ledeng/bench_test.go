@@ -1,0 +1,108 @@
+package ledeng
+
+import (
+	"context"
+	"math"
+	"path/filepath"
+	"testing"
+
+	"github.com/meshrig/meshrig/format"
+	"github.com/meshrig/meshrig/internal/shareddata"
+	"github.com/meshrig/meshrig/internal/testmesh"
+	"github.com/meshrig/meshrig/method"
+	"github.com/meshrig/meshrig/mesh"
+	"github.com/meshrig/meshrig/seq"
+)
+
+// benchProblem returns a problem over the generated quadruped (6k
+// vertices, 60 frames), initialized like Rig up to the decomposition.
+func benchProblem(b *testing.B) *problem {
+	r, err := testmesh.Generate(testmesh.Quadruped, testmesh.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s := testmesh.Sequence(r)
+	us := method.NewUnitSphere(s.Rest.Verts)
+	p := &problem{n: s.N(), f: s.F(), rest: us.To(nil, s.Rest.Verts), frames: us.To(nil, s.Frames), top: mesh.NewTopology(s.Rest)}
+	label, nc, err := p.clusterLBG(context.Background(), 32, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	bone, nb := p.patches(label, nc, max(1, int(math.Ceil(0.001*float64(p.n)))))
+	p.b = nb
+	p.m = p.fitClusters(bone, nb)
+	p.setRigidWeights(bone)
+	ws := &weightSolver{p: p, k: 4}
+	ws.update(1)
+	p.updateTransforms(0, nil)
+	return p
+}
+
+func BenchmarkClustering(b *testing.B) {
+	p := benchProblem(b)
+	for b.Loop() {
+		if _, _, err := p.clusterLBG(context.Background(), 32, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkWeightsUpdate(b *testing.B) {
+	p := benchProblem(b)
+	ws := &weightSolver{p: p, k: 4, omega: 1e-3, lap: p.rigidness()}
+	for b.Loop() {
+		ws.update(smoothingSweeps(p.n))
+	}
+}
+
+func BenchmarkTransformsUpdate(b *testing.B) {
+	p := benchProblem(b)
+	joints := p.topology()
+	for b.Loop() {
+		p.updateTransforms(10, joints)
+	}
+}
+
+func BenchmarkTopology(b *testing.B) {
+	p := benchProblem(b)
+	for b.Loop() {
+		p.topology()
+	}
+}
+
+func BenchmarkSkeletalFit(b *testing.B) {
+	p := benchProblem(b)
+	h := p.root(p.topology())
+	p.constrain(h)
+	for b.Loop() {
+		p.fitHierarchy(h, 2)
+		p.fitJoints(&h)
+	}
+}
+
+func BenchmarkRigQuadruped(b *testing.B) {
+	r, _ := testmesh.Generate(testmesh.Quadruped, testmesh.Options{})
+	s := testmesh.Sequence(r)
+	for b.Loop() {
+		if _, err := Rig(context.Background(), s, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkRigHorse(b *testing.B) {
+	s := loadShared(b, "sequences/horse-gallop")
+	for b.Loop() {
+		if _, err := Rig(context.Background(), s, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func loadShared(b *testing.B, rel string) *seq.Sequence {
+	in, err := format.Load([]string{filepath.Join(shareddata.Path(b, filepath.Dir(rel)), filepath.Base(rel))}, format.LoadOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return in.Sequence
+}

