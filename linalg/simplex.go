@@ -20,6 +20,23 @@ func SimplexLS(g []float64, h []float64, k int, ridge float64, w []float64) {
 		w[0] = 1
 		return
 	}
+	// The problem is convex: when the minimizer over the plane Σw = 1 is
+	// non-negative it is the answer, which is the common case.
+	var all [MaxSimplexVars]int
+	for i := 0; i < k; i++ {
+		all[i] = i
+	}
+	var full [MaxSimplexVars]float64
+	if solveKKT(g, h, k, ridge, all[:k], full[:k]) {
+		ok := true
+		for i := 0; i < k; i++ {
+			ok = ok && full[i] >= 0
+		}
+		if ok {
+			copy(w[:k], full[:k])
+			return
+		}
+	}
 	best := math.Inf(1)
 	var cand, bestW [MaxSimplexVars]float64
 	var idx [MaxSimplexVars]int

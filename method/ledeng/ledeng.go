@@ -23,6 +23,10 @@ const maxTotalIterations = 400
 // updates after the rigging loop.
 const finalIterations = 10
 
+// pruneFloor is the RMS error, in unit-sphere units, under which removing
+// a bone counts as free.
+const pruneFloor = 5e-4
+
 // Rig extracts a skeletal rig from s. The result has one clip per clip of
 // s, a skeleton rooted near the rest pose's centroid, at most
 // opt.MaxInfluences weights per vertex, and rigid bones (unless opt.Free,
@@ -177,16 +181,21 @@ func (p *problem) findBones(ctx context.Context, opt Options) ([]joint, error) {
 				drop[j] = drop[j] || d
 			}
 		}
-		if !anyTrue(drop) && p.b > 1 {
+		over := opt.MaxBones > 0 && p.b > opt.MaxBones
+		// Costs are weighed at one point of every restart (it = 2, so λ is
+		// the same each time and errors compare).
+		if !anyTrue(drop) && p.b > 1 && (over || (opt.Prune > 0 && it == 2)) {
 			// The bone the others can best do without goes when over the
 			// cap, or when losing it costs less than opt.Prune of the error.
 			cost := ws.removalCost()
 			j := cheapest(cost)
-			over := opt.MaxBones > 0 && p.b > opt.MaxBones
-			if it >= 2 {
+			if it == 2 {
 				best = math.Min(best, e)
 			}
-			if over || (it >= 2 && e+float64(p.f)*cost[j] < (1+opt.Prune)*best) {
+			// Below an RMS of pruneFloor (unit-sphere units, about 0.025%
+			// of d) every fit is as good as exact.
+			allowed := math.Max((1+opt.Prune)*best, float64(p.f*p.n)*pruneFloor*pruneFloor)
+			if over || (it == 2 && e+float64(p.f)*cost[j] < allowed) {
 				drop[j] = true
 			}
 		}
@@ -194,7 +203,8 @@ func (p *problem) findBones(ctx context.Context, opt Options) ([]joint, error) {
 			if !opt.Free {
 				joints = p.topology()
 			}
-			it, lambda, prev = 0, 1, math.Inf(1)
+			it, lambda = 0, 1
+			prev = math.Inf(1)
 			opt.Progress.Report(fmt.Sprintf("rigging (%d bones)", p.b), 0, opt.Iterations)
 			continue
 		}
