@@ -50,7 +50,7 @@ func (o Options) withDefaults() Options {
 		o.Iterations = 20
 	}
 	if o.Tolerance == 0 {
-		o.Tolerance = 1e-4
+		o.Tolerance = 1e-3
 	}
 	if o.MaxInfluences <= 0 || o.MaxInfluences > 4 {
 		o.MaxInfluences = 4
