@@ -1,16 +1,21 @@
 package format_test
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/meshrig/meshrig/format"
+	"github.com/meshrig/meshrig/format/mdd"
 	"github.com/meshrig/meshrig/format/obj"
+	"github.com/meshrig/meshrig/format/pc2"
 	"github.com/meshrig/meshrig/internal/shareddata"
+	"github.com/meshrig/meshrig/internal/testrig"
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
 )
@@ -101,6 +106,50 @@ func TestLoadFolderNaturalOrderAndRest(t *testing.T) {
 	in, err = format.Load([]string{filepath.Join(dir, "frame-*.obj")}, format.LoadOptions{})
 	if err != nil || in.Sequence.F() != 3 {
 		t.Fatalf("glob: %v", err)
+	}
+}
+
+// TestLoadPointCaches loads each point cache with its rest mesh given
+// beside it, as `meshrig rig rest.obj anim.pc2` does, and refuses a cache
+// alone.
+func TestLoadPointCaches(t *testing.T) {
+	r := testrig.Tube(t, 4, linalg.Vec3{})
+	var frames [][]linalg.Vec3
+	for f := 0; f < 4; f++ {
+		frames = append(frames, r.Frame(nil, 0, f))
+	}
+	for _, tc := range []struct {
+		ext   string
+		write func(w io.Writer) error
+	}{
+		{".pc2", func(w io.Writer) error { return pc2.Write(w, frames) }},
+		{".mdd", func(w io.Writer) error { return mdd.Write(w, frames, 30) }},
+	} {
+		t.Run(tc.ext, func(t *testing.T) {
+			dir := t.TempDir()
+			rest := filepath.Join(dir, "rest.obj")
+			writeOBJ(t, rest, r.Mesh)
+			cache := filepath.Join(dir, "anim"+tc.ext)
+			var buf bytes.Buffer
+			if err := tc.write(&buf); err != nil {
+				t.Fatal(err)
+			}
+			os.WriteFile(cache, buf.Bytes(), 0o644)
+			in, err := format.Load([]string{rest, cache}, format.LoadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s := in.Sequence
+			if s.F() != 4 || s.Clips[0].Name != "anim" || s.Clips[0].FPS != 30 {
+				t.Fatalf("F=%d clips %+v", s.F(), s.Clips)
+			}
+			if d := s.Frame(3)[7].Dist(frames[3][7]); d > 1e-6 {
+				t.Errorf("frame 4 vertex 8 off by %v", d)
+			}
+			if _, err := format.Load([]string{cache}, format.LoadOptions{}); err == nil {
+				t.Fatal("a cache without a rest mesh was accepted")
+			}
+		})
 	}
 }
 

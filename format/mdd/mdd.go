@@ -83,7 +83,6 @@ func rate(times []float32) float64 {
 	return math.Round(1e3/step) / 1e3
 }
 
-
 // Write writes frames at fps as an MDD cache.
 func Write(w io.Writer, frames [][]linalg.Vec3, fps float64) error {
 	n := 0

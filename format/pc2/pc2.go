@@ -79,7 +79,6 @@ func Read(r io.Reader, n int) ([][]linalg.Vec3, float64, error) {
 	return frames, fps, nil
 }
 
-
 // Write writes frames (all of one point count) as a PC2 cache starting at
 // frame 0 with a sample every frame.
 func Write(w io.Writer, frames [][]linalg.Vec3) error {

@@ -3,13 +3,9 @@ package pc2
 import (
 	"bytes"
 	"errors"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/meshrig/meshrig/format"
-	"github.com/meshrig/meshrig/format/obj"
-	"github.com/meshrig/meshrig/internal/testrig"
 	"github.com/meshrig/meshrig/linalg"
 )
 
@@ -66,33 +62,6 @@ func TestErrors(t *testing.T) {
 				t.Fatalf("err = %v, want %v", err, tc.is)
 			}
 		})
-	}
-}
-
-// TestLoadWithRestMesh loads a cache through format.Load with its rest
-// mesh given beside it, as `meshrig rig rest.obj anim.pc2` does.
-func TestLoadWithRestMesh(t *testing.T) {
-	r := testrig.Tube(t, 4, linalg.Vec3{})
-	dir := t.TempDir()
-	var ob bytes.Buffer
-	obj.Write(&ob, r.Mesh)
-	os.WriteFile(filepath.Join(dir, "rest.obj"), ob.Bytes(), 0o644)
-	var fr [][]linalg.Vec3
-	for f := 0; f < 4; f++ {
-		fr = append(fr, r.Frame(nil, 0, f))
-	}
-	var cb bytes.Buffer
-	Write(&cb, fr)
-	os.WriteFile(filepath.Join(dir, "anim.pc2"), cb.Bytes(), 0o644)
-	in, err := format.Load([]string{filepath.Join(dir, "rest.obj"), filepath.Join(dir, "anim.pc2")}, format.LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if in.Sequence.F() != 4 || in.Sequence.Clips[0].Name != "anim" {
-		t.Fatalf("F=%d clips %+v", in.Sequence.F(), in.Sequence.Clips)
-	}
-	if _, err := format.Load([]string{filepath.Join(dir, "anim.pc2")}, format.LoadOptions{}); err == nil {
-		t.Fatal("a cache without a rest mesh was accepted")
 	}
 }
 
