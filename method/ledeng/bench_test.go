@@ -9,8 +9,9 @@ import (
 	"github.com/meshrig/meshrig/format"
 	"github.com/meshrig/meshrig/internal/shareddata"
 	"github.com/meshrig/meshrig/internal/testmesh"
-	"github.com/meshrig/meshrig/method"
 	"github.com/meshrig/meshrig/mesh"
+	"github.com/meshrig/meshrig/method"
+	"github.com/meshrig/meshrig/method/skinning"
 	"github.com/meshrig/meshrig/seq"
 )
 
@@ -23,18 +24,18 @@ func benchProblem(b *testing.B) *problem {
 	}
 	s := testmesh.Sequence(r)
 	us := method.NewUnitSphere(s.Rest.Verts)
-	p := &problem{n: s.N(), f: s.F(), rest: us.To(nil, s.Rest.Verts), frames: us.To(nil, s.Frames), top: mesh.NewTopology(s.Rest)}
+	p := &problem{&skinning.Model{N: s.N(), F: s.F(), Rest: us.To(nil, s.Rest.Verts), Frames: us.To(nil, s.Frames), Top: mesh.NewTopology(s.Rest)}}
 	label, nc, err := p.clusterLBG(context.Background(), 32, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
-	bone, nb := p.patches(label, nc, max(1, int(math.Ceil(0.001*float64(p.n)))))
-	p.b = nb
-	p.m = p.fitClusters(bone, nb)
-	p.setRigidWeights(bone)
+	bone, nb := p.patches(label, nc, max(1, int(math.Ceil(0.001*float64(p.N)))))
+	p.B = nb
+	p.M = p.FitClusters(bone, nb)
+	p.SetRigidWeights(bone)
 	ws := &weightSolver{p: p, k: 4}
 	ws.update(1)
-	p.updateTransforms(0, nil)
+	p.UpdateTransforms(0, nil)
 	return p
 }
 
@@ -51,7 +52,7 @@ func BenchmarkWeightsUpdate(b *testing.B) {
 	p := benchProblem(b)
 	ws := &weightSolver{p: p, k: 4, omega: 1e-3, lap: p.rigidness()}
 	for b.Loop() {
-		ws.update(smoothingSweeps(p.n))
+		ws.update(smoothingSweeps(p.N))
 	}
 }
 
@@ -59,7 +60,7 @@ func BenchmarkTransformsUpdate(b *testing.B) {
 	p := benchProblem(b)
 	joints := p.topology()
 	for b.Loop() {
-		p.updateTransforms(10, joints)
+		p.UpdateTransforms(10, joints)
 	}
 }
 
@@ -72,11 +73,11 @@ func BenchmarkTopology(b *testing.B) {
 
 func BenchmarkSkeletalFit(b *testing.B) {
 	p := benchProblem(b)
-	h := p.root(p.topology())
-	p.constrain(h)
+	h := p.Root(p.topology())
+	p.Constrain(h)
 	for b.Loop() {
-		p.fitHierarchy(h, 2)
-		p.fitJoints(&h)
+		p.FitRotations(h, 2)
+		p.FitJoints(&h)
 	}
 }
 

@@ -9,29 +9,6 @@ import (
 	"github.com/meshrig/meshrig/linalg"
 )
 
-// fitClusters fits one rigid transform per cluster and frame, mapping the
-// rest positions of the cluster's vertices onto their frame positions.
-// The result is F·nc, frame-major.
-func (p *problem) fitClusters(label []int32, nc int) []linalg.Affine {
-	m := make([]linalg.Affine, p.f*nc)
-	par.For(p.f, 1, func(lo, hi int) {
-		fits := make([]linalg.RigidFit, nc)
-		for f := lo; f < hi; f++ {
-			clear(fits)
-			fr := p.frame(f)
-			for i, l := range label {
-				if l >= 0 { // -1: dropped, awaiting reassignment
-					fits[l].Add(p.rest[i], fr[i], 1)
-				}
-			}
-			for j := range fits {
-				m[f*nc+j] = fits[j].Solve()
-			}
-		}
-	})
-	return m
-}
-
 // transpose returns the F·nc transforms bone-major: bone j frame f at j*F+f.
 func transpose(m []linalg.Affine, f, nc int) []linalg.Affine {
 	t := make([]linalg.Affine, len(m))
@@ -46,10 +23,10 @@ func transpose(m []linalg.Affine, f, nc int) []linalg.Affine {
 // vertexError returns Σ_f |M_j^f u_i − v_i^f|² for the bone-major
 // transforms mt of bone j.
 func (p *problem) vertexError(i int, mt []linalg.Affine) float64 {
-	u := p.rest[i]
+	u := p.Rest[i]
 	var e float64
-	for f := 0; f < p.f; f++ {
-		e += mt[f].Apply(u).Sub(p.frames[f*p.n+i]).Norm2()
+	for f := 0; f < p.F; f++ {
+		e += mt[f].Apply(u).Sub(p.Frames[f*p.N+i]).Norm2()
 	}
 	return e
 }
@@ -69,16 +46,16 @@ type trajectories struct {
 }
 
 func (p *problem) trajectories() *trajectories {
-	t := &trajectories{dim: 12 * p.f}
-	t.x = make([]float64, p.n*t.dim)
-	t.self = make([]float64, p.n)
-	par.For(p.n, 256, func(lo, hi int) {
+	t := &trajectories{dim: 12 * p.F}
+	t.x = make([]float64, p.N*t.dim)
+	t.self = make([]float64, p.N)
+	par.For(p.N, 256, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			u := p.rest[i]
+			u := p.Rest[i]
 			x := t.x[i*t.dim : (i+1)*t.dim]
-			s := float64(p.f) * u.Norm2()
-			for f := 0; f < p.f; f++ {
-				v := p.frames[f*p.n+i]
+			s := float64(p.F) * u.Norm2()
+			for f := 0; f < p.F; f++ {
+				v := p.Frames[f*p.N+i]
 				s += v.Norm2()
 				o := x[12*f : 12*f+12]
 				for a := 0; a < 3; a++ {
@@ -119,13 +96,13 @@ func clusterVectors(m []linalg.Affine, f, nc int) (y []float64, c []float64, g [
 // assign relabels every vertex to the cluster that reconstructs it best
 // (the E-step) and returns how many labels changed.
 func (p *problem) assign(t *trajectories, label []int32, m []linalg.Affine, nc int) int {
-	y, c, g := clusterVectors(m, p.f, nc)
+	y, c, g := clusterVectors(m, p.F, nc)
 	dim := t.dim
-	changed := make([]int, (p.n+1023)/1024)
-	par.For(p.n, 1024, func(lo, hi int) {
+	changed := make([]int, (p.N+1023)/1024)
+	par.For(p.N, 1024, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			x := t.x[i*dim : (i+1)*dim]
-			u := p.rest[i]
+			u := p.Rest[i]
 			best, bestE := label[i], math.Inf(1)
 			for j := 0; j < nc; j++ {
 				yj := y[j*dim : (j+1)*dim]
@@ -189,7 +166,7 @@ func (p *problem) split(label []int32, j int32, newLabel int32, mt []linalg.Affi
 	for i, l := range label {
 		if l == j {
 			members = append(members, i)
-			o = o.Add(p.rest[i])
+			o = o.Add(p.Rest[i])
 		}
 	}
 	if len(members) < 2 {
@@ -198,14 +175,14 @@ func (p *problem) split(label []int32, j int32, newLabel int32, mt []linalg.Affi
 	o = o.Scale(1 / float64(len(members)))
 	seed, best := members[0], -1.0
 	for _, i := range members {
-		e := math.Sqrt(p.vertexError(i, mt) / float64(p.f)) // Eq. 1b
-		if s := p.rest[i].Dist(o) * e; s > best {
+		e := math.Sqrt(p.vertexError(i, mt) / float64(p.F)) // Eq. 1b
+		if s := p.Rest[i].Dist(o) * e; s > best {
 			seed, best = i, s
 		}
 	}
-	us := p.rest[seed]
+	us := p.Rest[seed]
 	sort.SliceStable(members, func(a, b int) bool {
-		return p.rest[members[a]].Dist(us) < p.rest[members[b]].Dist(us)
+		return p.Rest[members[a]].Dist(us) < p.Rest[members[b]].Dist(us)
 	})
 	for _, i := range members[:len(members)/2] {
 		label[i] = newLabel
@@ -223,13 +200,13 @@ const emIterations = 8
 // clusterLBG runs the motion-driven LBG clustering of §4 up to target
 // clusters and returns the labels and the cluster count.
 func (p *problem) clusterLBG(ctx context.Context, target int, progress func(done, total int)) ([]int32, int, error) {
-	label := make([]int32, p.n)
+	label := make([]int32, p.N)
 	nc := 1
-	minSize := int(math.Ceil(0.001 * float64(p.n))) // 0.1% of the vertices
+	minSize := int(math.Ceil(0.001 * float64(p.N))) // 0.1% of the vertices
 	if minSize < 1 {
 		minSize = 1
 	}
-	m := p.fitClusters(label, nc)
+	m := p.FitClusters(label, nc)
 	traj := p.trajectories()
 	for nc < target {
 		if err := ctx.Err(); err != nil {
@@ -237,10 +214,10 @@ func (p *problem) clusterLBG(ctx context.Context, target int, progress func(done
 		}
 		// Split the clusters with the largest error first, as many as
 		// needed to reach target (all of them while doubling fits).
-		mt := transpose(m, p.f, nc)
+		mt := transpose(m, p.F, nc)
 		errs := make([]float64, nc)
 		for i, l := range label {
-			errs[l] += p.vertexError(i, mt[int(l)*p.f:(int(l)+1)*p.f])
+			errs[l] += p.vertexError(i, mt[int(l)*p.F:(int(l)+1)*p.F])
 		}
 		order := make([]int, nc)
 		for j := range order {
@@ -250,10 +227,10 @@ func (p *problem) clusterLBG(ctx context.Context, target int, progress func(done
 		want := min(nc, target-nc)
 		prev, next := nc, nc
 		for _, j := range order[:want] {
-			if errs[j] <= exactFit*float64(p.f) {
+			if errs[j] <= exactFit*float64(p.F) {
 				continue // already rigid: splitting adds a redundant bone
 			}
-			if p.split(label, int32(j), int32(next), mt[j*p.f:(j+1)*p.f]) {
+			if p.split(label, int32(j), int32(next), mt[j*p.F:(j+1)*p.F]) {
 				next++
 			}
 		}
@@ -263,18 +240,18 @@ func (p *problem) clusterLBG(ctx context.Context, target int, progress func(done
 		nc = next
 		// EM refinement.
 		for it := 0; it < emIterations; it++ {
-			m = p.fitClusters(label, nc)
+			m = p.FitClusters(label, nc)
 			changed := p.assign(traj, label, m, nc)
 			if k := compact(label, nc, minSize); k != nc {
 				nc = k
-				m = p.fitClusters(label, nc)
+				m = p.FitClusters(label, nc)
 				p.assign(traj, label, m, nc)
 			}
-			if changed <= p.n/1000 {
+			if changed <= p.N/1000 {
 				break
 			}
 		}
-		m = p.fitClusters(label, nc)
+		m = p.FitClusters(label, nc)
 		if progress != nil {
 			progress(min(nc, target), target)
 		}

@@ -6,7 +6,7 @@ import (
 	"github.com/meshrig/meshrig/internal/par"
 )
 
-// rigidness returns, aligned with p.top.Ring, the row-normalized
+// rigidness returns, aligned with p.Top.Ring, the row-normalized
 // rigidness Laplacian weights of Le & Deng 2014, Eq. 4: a neighbour k of
 // vertex i gets d_ik / Σ_h d_ih with
 //
@@ -15,24 +15,24 @@ import (
 // so vertices whose distance never changes (the same rigid part) pull
 // each other's weights together most.
 func (p *problem) rigidness() []float64 {
-	top := p.top
+	top := p.Top
 	a := make([]float64, len(top.Ring))
 	// Below this spread (unit-sphere units) an edge counts as perfectly
 	// rigid; it bounds d so exact rigid pairs do not divide by zero.
 	const floor = 1e-6
-	par.For(p.n, 512, func(lo, hi int) {
+	par.For(p.N, 512, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			s, e := top.RingStart[i], top.RingStart[i+1]
 			var sum float64
 			for r := s; r < e; r++ {
 				k := top.Ring[r]
-				rest := p.rest[i].Dist(p.rest[k])
+				rest := p.Rest[i].Dist(p.Rest[k])
 				var v float64
-				for f := 0; f < p.f; f++ {
-					d := p.frames[f*p.n+i].Dist(p.frames[f*p.n+k]) - rest
+				for f := 0; f < p.F; f++ {
+					d := p.Frames[f*p.N+i].Dist(p.Frames[f*p.N+k]) - rest
 					v += d * d
 				}
-				d := 1 / math.Max(math.Sqrt(v/float64(p.f)), floor)
+				d := 1 / math.Max(math.Sqrt(v/float64(p.F)), floor)
 				a[r] = d
 				sum += d
 			}

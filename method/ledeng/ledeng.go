@@ -8,6 +8,7 @@ import (
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/method"
+	"github.com/meshrig/meshrig/method/skinning"
 	"github.com/meshrig/meshrig/rig"
 	"github.com/meshrig/meshrig/seq"
 )
@@ -37,62 +38,58 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 		return nil, err
 	}
 	us := method.NewUnitSphere(s.Rest.Verts)
-	p := &problem{
-		n: s.N(), f: s.F(),
-		rest:   us.To(nil, s.Rest.Verts),
-		frames: us.To(nil, s.Frames),
-		top:    mesh.NewTopology(s.Rest),
-	}
+	p := &problem{&skinning.Model{
+		N: s.N(), F: s.F(),
+		Rest:   us.To(nil, s.Rest.Verts),
+		Frames: us.To(nil, s.Frames),
+		Top:    mesh.NewTopology(s.Rest),
+	}}
 	if p.rigidMotion() {
 		opt.Notes.Add("the animation moves as one rigid body (or not at all): one bone")
 		return p.oneBone(s, us, opt)
 	}
 
-	frames := p.sampleFrames(opt.SampleFrames)
+	frames := p.SampleFrames(opt.SampleFrames)
 	q := p // the problem the skeleton is found on: p, or a subset of its frames
-	if len(frames) < p.f {
-		q = p.subset(frames)
+	if len(frames) < p.F {
+		q = &problem{p.Subset(frames)}
 	}
 	joints, err := q.findBones(ctx, opt)
 	if err != nil {
 		return nil, err
 	}
 	lap := p.rigidness()
-	sweeps := smoothingSweeps(p.n)
+	sweeps := smoothingSweeps(p.N)
 	if opt.Free {
 		q.carryTo(p, joints, 0)
 		ws := &weightSolver{p: p, k: opt.MaxInfluences, omega: opt.Smoothness, lap: lap}
 		for it := 0; it < 2; it++ {
 			ws.update(sweeps)
-			p.updateTransforms(0, nil)
+			p.UpdateTransforms(0, nil)
 		}
-		return p.freeRig(s, us)
+		return p.FreeRig(s, us)
 	}
 	// Output: the joint-rotation hierarchy, refined so the rig as exported
 	// fits: exact skeletal rotations, joint positions, then weights — on
 	// the sampled frames, then every frame's transforms under the result.
-	h := q.root(joints)
-	q.constrain(h)
+	h := q.Root(joints)
+	q.Constrain(h)
 	qs := &weightSolver{p: q, k: opt.MaxInfluences, omega: opt.Smoothness, lap: lap}
-	for it := 0; it < finalIterations; it++ {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		q.fitHierarchy(h, 2)
-		q.fitJoints(&h)
-		qs.update(sweeps)
-		opt.Progress.Report("skeletal fit", it+1, finalIterations)
+	err = q.FitSkeleton(ctx, &h, finalIterations, func() { qs.update(sweeps) },
+		func(done, total int) { opt.Progress.Report("skeletal fit", done, total) })
+	if err != nil {
+		return nil, err
 	}
 	if q != p {
 		q.carryTo(p, joints, math.Pow(1.5, float64(opt.Iterations)))
-		p.constrain(h)
-		p.fitHierarchy(h, 3)
-		p.fitJoints(&h)
+		p.Constrain(h)
+		p.FitRotations(h, 3)
+		p.FitJoints(&h)
 		ws := &weightSolver{p: p, k: opt.MaxInfluences, omega: opt.Smoothness, lap: lap}
 		ws.update(sweeps)
 	}
-	p.fitHierarchy(h, 3)
-	r := p.skeletalRig(h, s)
+	p.FitRotations(h, 3)
+	r := p.SkeletalRig(h, s)
 	us.RigFrom(r, s.Rest)
 	return r, r.Validate()
 }
@@ -100,14 +97,14 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 // carryTo moves the bones and weights found on q (a subset of p's frames)
 // to p, fitting every frame's transforms from scratch: a weighted rigid fit
 // per bone, then two transform updates with joint weight lambda.
-func (q *problem) carryTo(p *problem, joints []joint, lambda float64) {
+func (q *problem) carryTo(p *problem, joints []skinning.Joint, lambda float64) {
 	if q == p {
 		return
 	}
-	p.b, p.wb, p.ww = q.b, q.wb, q.ww
-	p.m = p.fitWeighted()
+	p.B, p.WB, p.WW = q.B, q.WB, q.WW
+	p.M = p.FitWeighted()
 	for it := 0; it < 2; it++ {
-		p.updateTransforms(lambda, joints)
+		p.UpdateTransforms(lambda, joints)
 	}
 }
 
@@ -121,7 +118,7 @@ func smoothingSweeps(n int) int {
 // topology and the iterative rigging with pruning. It leaves p's bones,
 // weights and transforms set and returns the skeleton's joints (nil with
 // opt.Free).
-func (p *problem) findBones(ctx context.Context, opt Options) ([]joint, error) {
+func (p *problem) findBones(ctx context.Context, opt Options) ([]skinning.Joint, error) {
 	// §4 Initialization.
 	report := func(stage string) func(done, total int) {
 		return func(done, total int) { opt.Progress.Report(stage, done, total) }
@@ -130,11 +127,11 @@ func (p *problem) findBones(ctx context.Context, opt Options) ([]joint, error) {
 	if err != nil {
 		return nil, err
 	}
-	minSize := max(1, int(math.Ceil(0.001*float64(p.n))))
+	minSize := max(1, int(math.Ceil(0.001*float64(p.N))))
 	bone, nb := p.patches(label, nc, minSize)
-	p.b = nb
-	p.m = p.fitClusters(bone, nb)
-	p.setRigidWeights(bone)
+	p.B = nb
+	p.M = p.FitClusters(bone, nb)
+	p.SetRigidWeights(bone)
 
 	// §5 Skinning decomposition without skeleton: 10 iterations, one more
 	// influence per vertex every 3.
@@ -145,10 +142,10 @@ func (p *problem) findBones(ctx context.Context, opt Options) ([]joint, error) {
 		}
 		ws.k = min(1+it/3, opt.MaxInfluences)
 		ws.update(1)
-		p.updateTransforms(0, nil)
+		p.UpdateTransforms(0, nil)
 		opt.Progress.Report("decomposition", it+1, 10)
 	}
-	var joints []joint
+	var joints []skinning.Joint
 	if !opt.Free {
 		joints = p.topology()
 	}
@@ -157,7 +154,7 @@ func (p *problem) findBones(ctx context.Context, opt Options) ([]joint, error) {
 	ws.k = opt.MaxInfluences
 	ws.omega = opt.Smoothness
 	ws.lap = p.rigidness()
-	sweeps := smoothingSweeps(p.n)
+	sweeps := smoothingSweeps(p.N)
 	lambda := 1.0
 	prev := math.Inf(1)
 	// best is the lowest error seen with more bones: pruning by cost may
@@ -171,9 +168,9 @@ func (p *problem) findBones(ctx context.Context, opt Options) ([]joint, error) {
 		var e float64
 		if !opt.Free {
 			p.updateJoints(joints)
-			e = p.updateTransforms(lambda, joints)
+			e = p.UpdateTransforms(lambda, joints)
 		} else {
-			e = p.updateTransforms(0, nil)
+			e = p.UpdateTransforms(0, nil)
 		}
 		drop := p.redundant()
 		if !opt.Free {
@@ -181,10 +178,10 @@ func (p *problem) findBones(ctx context.Context, opt Options) ([]joint, error) {
 				drop[j] = drop[j] || d
 			}
 		}
-		over := opt.MaxBones > 0 && p.b > opt.MaxBones
+		over := opt.MaxBones > 0 && p.B > opt.MaxBones
 		// Costs are weighed at one point of every restart (it = 2, so λ is
 		// the same each time and errors compare).
-		if !anyTrue(drop) && p.b > 1 && (over || (opt.Prune > 0 && it == 2)) {
+		if !anyTrue(drop) && p.B > 1 && (over || (opt.Prune > 0 && it == 2)) {
 			// The bone the others can best do without goes when over the
 			// cap, or when losing it costs less than opt.Prune of the error.
 			cost := ws.removalCost()
@@ -194,8 +191,8 @@ func (p *problem) findBones(ctx context.Context, opt Options) ([]joint, error) {
 			}
 			// Below an RMS of pruneFloor (unit-sphere units, about 0.025%
 			// of d) every fit is as good as exact.
-			allowed := math.Max((1+opt.Prune)*best, float64(p.f*p.n)*pruneFloor*pruneFloor)
-			if over || (it == 2 && e+float64(p.f)*cost[j] < allowed) {
+			allowed := math.Max((1+opt.Prune)*best, float64(p.F*p.N)*pruneFloor*pruneFloor)
+			if over || (it == 2 && e+float64(p.F)*cost[j] < allowed) {
 				drop[j] = true
 			}
 		}
@@ -205,12 +202,12 @@ func (p *problem) findBones(ctx context.Context, opt Options) ([]joint, error) {
 			}
 			it, lambda = 0, 1
 			prev = math.Inf(1)
-			opt.Progress.Report(fmt.Sprintf("rigging (%d bones)", p.b), 0, opt.Iterations)
+			opt.Progress.Report(fmt.Sprintf("rigging (%d bones)", p.B), 0, opt.Iterations)
 			continue
 		}
 		lambda *= 1.5
 		it++
-		opt.Progress.Report(fmt.Sprintf("rigging (%d bones)", p.b), it, opt.Iterations)
+		opt.Progress.Report(fmt.Sprintf("rigging (%d bones)", p.B), it, opt.Iterations)
 		if opt.Tolerance > 0 && it >= 3 && math.Abs(prev-e) <= opt.Tolerance*prev {
 			break
 		}
@@ -223,62 +220,32 @@ func (p *problem) findBones(ctx context.Context, opt Options) ([]joint, error) {
 // whole animation to within 1e-6 of the unit sphere (RMS): a static or
 // rigidly moving input, which needs one bone.
 func (p *problem) rigidMotion() bool {
-	label := make([]int32, p.n)
-	m := p.fitClusters(label, 1)
+	label := make([]int32, p.N)
+	m := p.FitClusters(label, 1)
 	var e float64
-	for f := 0; f < p.f; f++ {
-		fr := p.frame(f)
-		for i, u := range p.rest {
+	for f := 0; f < p.F; f++ {
+		fr := p.Frame(f)
+		for i, u := range p.Rest {
 			e += m[f].Apply(u).Sub(fr[i]).Norm2()
 		}
 	}
-	return math.Sqrt(e/float64(p.n*p.f)) < 1e-6
+	return math.Sqrt(e/float64(p.N*p.F)) < 1e-6
 }
 
 // oneBone rigs everything to a single root joint at the rest centroid.
 func (p *problem) oneBone(s *seq.Sequence, us method.UnitSphere, opt Options) (*rig.Rig, error) {
-	label := make([]int32, p.n)
-	p.b = 1
-	p.m = p.fitClusters(label, 1)
-	p.setRigidWeights(label)
+	label := make([]int32, p.N)
+	p.B = 1
+	p.M = p.FitClusters(label, 1)
+	p.SetRigidWeights(label)
 	if opt.Free {
-		return p.freeRig(s, us)
+		return p.FreeRig(s, us)
 	}
-	h := hierarchy{order: []int32{0}, parent: []int32{-1}, head: []linalg.Vec3{mesh.Centroid(p.rest)}}
-	p.constrain(h)
-	r := p.skeletalRig(h, s)
+	h := skinning.Hierarchy{Order: []int32{0}, Parent: []int32{-1}, Head: []linalg.Vec3{mesh.Centroid(p.Rest)}, Prior: []linalg.Vec3{mesh.Centroid(p.Rest)}}
+	p.Constrain(h)
+	r := p.SkeletalRig(h, s)
 	us.RigFrom(r, s.Rest)
 	return r, r.Validate()
-}
-
-// freeRig exports the bone transforms as the free form, in model units.
-func (p *problem) freeRig(s *seq.Sequence, us method.UnitSphere) (*rig.Rig, error) {
-	id := make([]rig.JointID, p.b)
-	for j := range id {
-		id[j] = rig.JointID(j)
-	}
-	skin := p.skin(id)
-	var out *rig.Rig
-	for _, c := range s.Clips {
-		tr := make([]linalg.Affine, 0, c.Len()*p.b)
-		for f := c.Start; f < c.End; f++ {
-			for j := 0; j < p.b; j++ {
-				// x' = s(x−c): M(x) = M'(s(x−c))/s + c = R x + (T'/s + c − R c).
-				m := p.m[f*p.b+j]
-				tr = append(tr, linalg.Affine{M: m.M, T: m.T.Scale(1 / us.Scale).Add(us.Center).Sub(m.M.MulVec(us.Center))})
-			}
-		}
-		r, err := rig.NewFree(s.Rest, skin, p.b, c.Name, c.FPS, c.Len(), tr)
-		if err != nil {
-			return nil, err
-		}
-		if out == nil {
-			out = r
-		} else {
-			out.Clips = append(out.Clips, r.Clips[0])
-		}
-	}
-	return out, out.Validate()
 }
 
 func anyTrue(b []bool) bool {

@@ -9,14 +9,14 @@ import "math"
 // no vertex is left without one. It returns the bone of every vertex and
 // the bone count.
 func (p *problem) patches(label []int32, nc, minSize int) ([]int32, int) {
-	patch := make([]int32, p.n)
+	patch := make([]int32, p.N)
 	for i := range patch {
 		patch[i] = -1
 	}
 	var size []int
 	var clusterOf []int32
-	queue := make([]int, 0, p.n)
-	for s := 0; s < p.n; s++ {
+	queue := make([]int, 0, p.N)
+	for s := 0; s < p.N; s++ {
 		if patch[s] >= 0 {
 			continue
 		}
@@ -24,7 +24,7 @@ func (p *problem) patches(label []int32, nc, minSize int) ([]int32, int) {
 		patch[s] = id
 		queue = append(queue[:0], s)
 		for q := 0; q < len(queue); q++ {
-			for _, k := range p.top.Neighbors(queue[q]) {
+			for _, k := range p.Top.Neighbors(queue[q]) {
 				if patch[k] < 0 && label[k] == label[s] {
 					patch[k] = id
 					queue = append(queue, k)
@@ -34,8 +34,8 @@ func (p *problem) patches(label []int32, nc, minSize int) ([]int32, int) {
 		size = append(size, len(queue))
 		clusterOf = append(clusterOf, label[s])
 	}
-	m := p.fitClusters(label, nc)
-	mt := transpose(m, p.f, nc)
+	m := p.FitClusters(label, nc)
+	mt := transpose(m, p.F, nc)
 	members := make([][]int, len(size))
 	for i, id := range patch {
 		members[id] = append(members[id], i)
@@ -53,7 +53,7 @@ func (p *problem) patches(label []int32, nc, minSize int) ([]int32, int) {
 		best, bestE := int32(-1), math.Inf(1)
 		seen := map[int32]bool{}
 		for _, i := range members[id] {
-			for _, k := range p.top.Neighbors(i) {
+			for _, k := range p.Top.Neighbors(i) {
 				nb := find(target, patch[k])
 				if nb == self || seen[nb] {
 					continue
@@ -62,7 +62,7 @@ func (p *problem) patches(label []int32, nc, minSize int) ([]int32, int) {
 				c := int(clusterOf[nb])
 				var e float64
 				for _, v := range members[id] {
-					e += p.vertexError(v, mt[c*p.f:(c+1)*p.f])
+					e += p.vertexError(v, mt[c*p.F:(c+1)*p.F])
 				}
 				if e < bestE {
 					best, bestE = nb, e
@@ -75,13 +75,13 @@ func (p *problem) patches(label []int32, nc, minSize int) ([]int32, int) {
 		}
 	}
 	// Number the surviving patches in order of first vertex.
-	bone := make([]int32, p.n)
+	bone := make([]int32, p.N)
 	ids := make([]int32, len(size))
 	for i := range ids {
 		ids[i] = -1
 	}
 	nb := int32(0)
-	for i := 0; i < p.n; i++ {
+	for i := 0; i < p.N; i++ {
 		r := find(target, patch[i])
 		if ids[r] < 0 {
 			ids[r] = nb

@@ -4,27 +4,17 @@ import (
 	"math"
 
 	"github.com/meshrig/meshrig/linalg"
+	"github.com/meshrig/meshrig/method/skinning"
 )
-
-// boneMass returns Σ_i w_ij² for every bone j (the quantity of Eq. 11).
-func (p *problem) boneMass() []float64 {
-	mass := make([]float64, p.b)
-	for i := 0; i < p.n*maxK; i++ {
-		if j := p.wb[i]; j >= 0 {
-			mass[j] += p.ww[i] * p.ww[i]
-		}
-	}
-	return mass
-}
 
 // redundant returns the bones Eq. 11 prunes: Σ_i w_ij² < 1e-2·max_k Σ_i w_ik².
 func (p *problem) redundant() []bool {
-	mass := p.boneMass()
+	mass := p.BoneMass()
 	var top float64
 	for _, m := range mass {
 		top = math.Max(top, m)
 	}
-	drop := make([]bool, p.b)
+	drop := make([]bool, p.B)
 	for j, m := range mass {
 		drop[j] = m < 1e-2*top
 	}
@@ -47,7 +37,7 @@ func cheapest(cost []float64) int {
 // remaining bone that reconstructs it best, so every vertex (every shell)
 // keeps a bone. It returns how many bones were removed.
 func (p *problem) removeBones(drop []bool) int {
-	remap := make([]int32, p.b)
+	remap := make([]int32, p.B)
 	nb := int32(0)
 	for j := range remap {
 		if drop[j] {
@@ -57,22 +47,22 @@ func (p *problem) removeBones(drop []bool) int {
 			nb++
 		}
 	}
-	removed := p.b - int(nb)
+	removed := p.B - int(nb)
 	if removed == 0 || nb == 0 {
 		return 0
 	}
-	oldM, oldB := p.m, p.b
-	p.m = make([]linalg.Affine, p.f*int(nb))
-	for f := 0; f < p.f; f++ {
+	oldM, oldB := p.M, p.B
+	p.M = make([]linalg.Affine, p.F*int(nb))
+	for f := 0; f < p.F; f++ {
 		for j := 0; j < oldB; j++ {
 			if remap[j] >= 0 {
-				p.m[f*int(nb)+int(remap[j])] = oldM[f*oldB+j]
+				p.M[f*int(nb)+int(remap[j])] = oldM[f*oldB+j]
 			}
 		}
 	}
-	p.b = int(nb)
-	for i := 0; i < p.n; i++ {
-		wb, ww := p.wb[i*maxK:(i+1)*maxK], p.ww[i*maxK:(i+1)*maxK]
+	p.B = int(nb)
+	for i := 0; i < p.N; i++ {
+		wb, ww := p.WB[i*skinning.MaxK:(i+1)*skinning.MaxK], p.WW[i*skinning.MaxK:(i+1)*skinning.MaxK]
 		empty := true
 		for k := range wb {
 			if wb[k] >= 0 {
@@ -88,7 +78,7 @@ func (p *problem) removeBones(drop []bool) int {
 			wb[0], ww[0] = p.bestBone(i), 1
 			continue
 		}
-		normalizeSlots(wb, ww)
+		skinning.NormalizeSlots(wb, ww)
 	}
 	return removed
 }
@@ -96,11 +86,11 @@ func (p *problem) removeBones(drop []bool) int {
 // bestBone returns the bone whose transforms alone reconstruct vertex i best.
 func (p *problem) bestBone(i int) int32 {
 	best, be := int32(0), math.Inf(1)
-	u := p.rest[i]
-	for j := 0; j < p.b; j++ {
+	u := p.Rest[i]
+	for j := 0; j < p.B; j++ {
 		var e float64
-		for f := 0; f < p.f; f++ {
-			e += p.m[f*p.b+j].Apply(u).Sub(p.frames[f*p.n+i]).Norm2()
+		for f := 0; f < p.F; f++ {
+			e += p.M[f*p.B+j].Apply(u).Sub(p.Frames[f*p.N+i]).Norm2()
 		}
 		if e < be {
 			best, be = int32(j), e
@@ -119,17 +109,17 @@ const stiffAngle = 2 * math.Pi / 180
 // vertices. (Eq. 11 cannot see such a bone: its weights never degenerate,
 // since it fits its vertices as well as its twin.) At most one bone of
 // any joint-connected run is dropped per call.
-func (p *problem) stiffJoints(joints []joint) []bool {
-	drop := make([]bool, p.b)
-	mass := p.boneMass()
+func (p *problem) stiffJoints(joints []skinning.Joint) []bool {
+	drop := make([]bool, p.B)
+	mass := p.BoneMass()
 	for _, jt := range joints {
-		a, b := jt.a, jt.b
+		a, b := jt.A, jt.B
 		if drop[a] || drop[b] {
 			continue
 		}
 		stiff := true
-		for f := 0; f < p.f && stiff; f++ {
-			ra, rb := p.m[f*p.b+int(a)].M, p.m[f*p.b+int(b)].M
+		for f := 0; f < p.F && stiff; f++ {
+			ra, rb := p.M[f*p.B+int(a)].M, p.M[f*p.B+int(b)].M
 			rel := ra.T().Mul(rb)
 			// cos θ = (tr − 1)/2.
 			if (rel[0][0]+rel[1][1]+rel[2][2]-1)/2 < math.Cos(stiffAngle) {

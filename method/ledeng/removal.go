@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/meshrig/meshrig/linalg"
+	"github.com/meshrig/meshrig/method/skinning"
 )
 
 // removalCost estimates, for every bone, how much the data term (Eq. 3b,
@@ -13,15 +14,15 @@ import (
 // (built by update for the present bones).
 func (s *weightSolver) removalCost() []float64 {
 	p := s.p
-	cost := make([]float64, p.b)
-	for i := 0; i < p.n; i++ {
+	cost := make([]float64, p.B)
+	for i := 0; i < p.N; i++ {
 		sys := &s.sys[i]
 		if sys.n == 0 {
 			continue
 		}
 		base := s.bestObjective(sys, -1)
-		for k := 0; k < maxK; k++ {
-			j := p.wb[i*maxK+k]
+		for k := 0; k < skinning.MaxK; k++ {
+			j := p.WB[i*skinning.MaxK+k]
 			if j < 0 {
 				continue
 			}
@@ -61,8 +62,8 @@ func (s *weightSolver) bestObjective(sys *vertexSystem, skip int32) float64 {
 		}
 	}
 	k := min(s.k, m)
-	var g [maxK * maxK]float64
-	var h, w [maxK]float64
+	var g [skinning.MaxK * skinning.MaxK]float64
+	var h, w [skinning.MaxK]float64
 	for a := 0; a < k; a++ {
 		h[a] = sys.h[idx[a]]
 		for b := 0; b < k; b++ {

@@ -1,11 +1,11 @@
 package ledeng
 
 import (
-	"math"
 	"sort"
 
 	"github.com/meshrig/meshrig/internal/par"
 	"github.com/meshrig/meshrig/linalg"
+	"github.com/meshrig/meshrig/method/skinning"
 )
 
 // maxCand bounds the candidate bones of one vertex.
@@ -26,7 +26,7 @@ type weightSolver struct {
 	p     *problem
 	k     int       // influences per vertex
 	omega float64   // smoothness weight ω; 0 disables the Laplacian term
-	lap   []float64 // rigidness Laplacian, aligned with p.top.Ring
+	lap   []float64 // rigidness Laplacian, aligned with p.Top.Ring
 	sys   []vertexSystem
 	pairs *pairSums
 }
@@ -37,11 +37,11 @@ type weightSolver struct {
 // paper's sequential Gauss–Seidel order, to the same fixed point).
 func (s *weightSolver) update(sweeps int) {
 	p := s.p
-	if len(s.sys) != p.n {
-		s.sys = make([]vertexSystem, p.n)
+	if len(s.sys) != p.N {
+		s.sys = make([]vertexSystem, p.N)
 	}
 	s.pairs = p.newPairSums()
-	par.For(p.n, 256, func(lo, hi int) {
+	par.For(p.N, 256, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			s.buildSystem(i)
 		}
@@ -49,16 +49,16 @@ func (s *weightSolver) update(sweeps int) {
 	if s.omega == 0 {
 		sweeps = 1
 	}
-	wb := make([]int32, len(p.wb))
-	ww := make([]float64, len(p.ww))
+	wb := make([]int32, len(p.WB))
+	ww := make([]float64, len(p.WW))
 	for it := 0; it < sweeps; it++ {
-		par.For(p.n, 256, func(lo, hi int) {
+		par.For(p.N, 256, func(lo, hi int) {
 			for i := lo; i < hi; i++ {
-				s.solveVertex(i, wb[i*maxK:(i+1)*maxK], ww[i*maxK:(i+1)*maxK])
+				s.solveVertex(i, wb[i*skinning.MaxK:(i+1)*skinning.MaxK], ww[i*skinning.MaxK:(i+1)*skinning.MaxK])
 			}
 		})
-		p.wb, wb = wb, p.wb
-		p.ww, ww = ww, p.ww
+		p.WB, wb = wb, p.WB
+		p.WW, ww = ww, p.WW
 	}
 }
 
@@ -82,24 +82,24 @@ func (s *weightSolver) buildSystem(i int) {
 			sys.n++
 		}
 	}
-	for k := 0; k < maxK; k++ {
-		add(p.wb[i*maxK+k])
+	for k := 0; k < skinning.MaxK; k++ {
+		add(p.WB[i*skinning.MaxK+k])
 	}
-	for _, nb := range p.top.Neighbors(i) {
-		for k := 0; k < maxK; k++ {
-			add(p.wb[nb*maxK+k])
+	for _, nb := range p.Top.Neighbors(i) {
+		for k := 0; k < skinning.MaxK; k++ {
+			add(p.WB[nb*skinning.MaxK+k])
 		}
 	}
 	n := sys.n
 	sort.Slice(sys.bone[:n], func(a, b int) bool { return sys.bone[a] < sys.bone[b] })
 	clear(sys.g[:])
 	clear(sys.h[:])
-	u := p.rest[i]
+	u := p.Rest[i]
 	// h_a = (1/F) Σ_f (R_a u + T_a)·v_f = (1/F) u·Σ_f R_aᵀv_f + (1/F) Σ_f T_a·v_f.
 	var rv [maxCand]linalg.Vec3
-	for f := 0; f < p.f; f++ {
-		v := p.frames[f*p.n+i]
-		mf := p.m[f*p.b : (f+1)*p.b]
+	for f := 0; f < p.F; f++ {
+		v := p.Frames[f*p.N+i]
+		mf := p.M[f*p.B : (f+1)*p.B]
 		for a := 0; a < n; a++ {
 			m := &mf[sys.bone[a]]
 			rv[a][0] += m.M[0][0]*v[0] + m.M[1][0]*v[1] + m.M[2][0]*v[2]
@@ -108,7 +108,7 @@ func (s *weightSolver) buildSystem(i int) {
 			sys.h[a] += m.T[0]*v[0] + m.T[1]*v[1] + m.T[2]*v[2]
 		}
 	}
-	inv := 1 / float64(p.f)
+	inv := 1 / float64(p.F)
 	for a := 0; a < n; a++ {
 		sys.h[a] = (sys.h[a] + u.Dot(rv[a])) * inv
 		// G_ab from the frame sums of the bone pair (pairSums), so it costs
@@ -145,13 +145,13 @@ func (ps *pairSums) at(a, b int32) *pairSum {
 
 // newPairSums sums every bone pair over the frames, in parallel over pairs.
 func (p *problem) newPairSums() *pairSums {
-	ps := &pairSums{b: p.b, s: make([]pairSum, p.b*p.b)}
-	par.For(p.b, 1, func(lo, hi int) {
+	ps := &pairSums{b: p.B, s: make([]pairSum, p.B*p.B)}
+	par.For(p.B, 1, func(lo, hi int) {
 		for a := lo; a < hi; a++ {
-			for b := a; b < p.b; b++ {
-				s := &ps.s[a*p.b+b]
-				for f := 0; f < p.f; f++ {
-					ma, mb := p.m[f*p.b+a], p.m[f*p.b+b]
+			for b := a; b < p.B; b++ {
+				s := &ps.s[a*p.B+b]
+				for f := 0; f < p.F; f++ {
+					ma, mb := p.M[f*p.B+a], p.M[f*p.B+b]
 					rat := ma.M.T()
 					s.rr = s.rr.Add(rat.Mul(mb.M))
 					s.rtA = s.rtA.Add(rat.MulVec(mb.T))
@@ -174,17 +174,17 @@ func (s *weightSolver) solveVertex(i int, wb []int32, ww []float64) {
 	n := sys.n
 	var bar [maxCand]float64
 	if s.omega > 0 {
-		top := p.top
+		top := p.Top
 		for r := top.RingStart[i]; r < top.RingStart[i+1]; r++ {
 			nb, a := top.Ring[r], s.lap[r]
-			for k := 0; k < maxK; k++ {
-				j := p.wb[nb*maxK+k]
+			for k := 0; k < skinning.MaxK; k++ {
+				j := p.WB[nb*skinning.MaxK+k]
 				if j < 0 {
 					continue
 				}
 				for c := 0; c < n; c++ {
 					if sys.bone[c] == j {
-						bar[c] += a * p.ww[nb*maxK+k]
+						bar[c] += a * p.WW[nb*skinning.MaxK+k]
 						break
 					}
 				}
@@ -206,8 +206,8 @@ func (s *weightSolver) solveVertex(i int, wb []int32, ww []float64) {
 	})
 	k := min(s.k, n)
 	sort.Ints(order[:k])
-	var g [maxK * maxK]float64
-	var h, w [maxK]float64
+	var g [skinning.MaxK * skinning.MaxK]float64
+	var h, w [skinning.MaxK]float64
 	for a := 0; a < k; a++ {
 		ca := order[a]
 		h[a] = sys.h[ca] + s.omega*bar[ca]
@@ -217,30 +217,12 @@ func (s *weightSolver) solveVertex(i int, wb []int32, ww []float64) {
 	}
 	// A tiny ridge keeps coincident bones (equal columns) solvable.
 	linalg.SimplexLS(g[:k*k], h[:k], k, s.omega+1e-12, w[:k])
-	for a := 0; a < maxK; a++ {
+	for a := 0; a < skinning.MaxK; a++ {
 		if a < k && w[a] > 0 {
 			wb[a], ww[a] = sys.bone[order[a]], w[a]
 		} else {
 			wb[a], ww[a] = -1, 0
 		}
 	}
-	normalizeSlots(wb, ww)
-}
-
-// normalizeSlots rescales the weights to sum to one, dropping round-off
-// negatives.
-func normalizeSlots(wb []int32, ww []float64) {
-	var sum float64
-	for a := range ww {
-		if ww[a] <= 0 || math.IsNaN(ww[a]) {
-			wb[a], ww[a] = -1, 0
-		}
-		sum += ww[a]
-	}
-	if sum == 0 {
-		return
-	}
-	for a := range ww {
-		ww[a] /= sum
-	}
+	skinning.NormalizeSlots(wb, ww)
 }

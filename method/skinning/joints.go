@@ -1,4 +1,4 @@
-package ledeng
+package skinning
 
 import (
 	"github.com/meshrig/meshrig/internal/par"
@@ -6,7 +6,7 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
-// fitJoints re-solves the rest positions of all joints but the root's, and
+// FitJoints re-solves the rest positions of all joints but the root's, and
 // the root position in every frame, for the skeletal rig with its current
 // global bone rotations and weights. With rotations fixed the rig is
 // linear in the joints: vertex i at frame f is
@@ -14,33 +14,33 @@ import (
 //	v̂ = Σ_k w_ik R_k u_i + Σ_b s_ib (R_parent(b) − R_b) h_b + p_f,
 //
 // s_ib being i's total weight on b's subtree, so this is one small linear
-// least-squares problem (3 unknowns per joint) whose normal matrix sums
-// per-pair terms over frames. It keeps the joints from where the joint
+// least-squares problem (3 unknowns per Joint) whose normal matrix sums
+// per-pair terms over frames. It keeps the joints from where the Joint
 // constraints of §6.2 left them only where the data improves on them; a
 // small ridge toward the current position keeps joints that the motion
 // cannot locate (a bone that never bends) where they were.
-func (p *problem) fitJoints(h *hierarchy) {
-	nb := p.b
-	root := h.order[0]
+func (p *Model) FitJoints(h *Hierarchy) {
+	nb := p.B
+	root := h.Order[0]
 	// Subtree weights s_ib, sparse per vertex.
 	type sw struct {
 		b int32
 		s float64
 	}
-	sub := make([][]sw, p.n)
+	sub := make([][]sw, p.N)
 	acc := make([]float64, nb)
-	for i := 0; i < p.n; i++ {
+	for i := 0; i < p.N; i++ {
 		var touched []int32
-		for k := 0; k < maxK; k++ {
-			j := p.wb[i*maxK+k]
+		for k := 0; k < MaxK; k++ {
+			j := p.WB[i*MaxK+k]
 			if j < 0 {
 				continue
 			}
-			for a := j; a >= 0; a = h.parent[a] {
+			for a := j; a >= 0; a = h.Parent[a] {
 				if acc[a] == 0 {
 					touched = append(touched, a)
 				}
-				acc[a] += p.ww[i*maxK+k]
+				acc[a] += p.WW[i*MaxK+k]
 			}
 		}
 		for _, a := range touched {
@@ -63,41 +63,41 @@ func (p *problem) fitJoints(h *hierarchy) {
 		}
 	}
 	for b := range mean {
-		mean[b] /= float64(p.n)
+		mean[b] /= float64(p.N)
 	}
 	for b := 0; b < nb; b++ {
 		for c := 0; c < nb; c++ {
-			gram[b*nb+c] -= float64(p.n) * mean[b] * mean[c]
+			gram[b*nb+c] -= float64(p.N) * mean[b] * mean[c]
 		}
 	}
 	// D_b^f = R_parent(b)^f − R_b^f, and per frame the centered target
 	// t_b^f = Σ_i s_ib (y_i − ȳ), y_i = v_i − Σ_k w_ik R_k u_i.
-	d := make([]linalg.Mat3, p.f*nb)
-	t := make([]linalg.Vec3, p.f*nb)
-	ybar := make([]linalg.Vec3, p.f)
-	par.For(p.f, 1, func(lo, hi int) {
-		y := make([]linalg.Vec3, p.n)
+	d := make([]linalg.Mat3, p.F*nb)
+	t := make([]linalg.Vec3, p.F*nb)
+	ybar := make([]linalg.Vec3, p.F)
+	par.For(p.F, 1, func(lo, hi int) {
+		y := make([]linalg.Vec3, p.N)
 		for f := lo; f < hi; f++ {
-			mf := p.m[f*nb : (f+1)*nb]
+			mf := p.M[f*nb : (f+1)*nb]
 			for b := 0; b < nb; b++ {
-				if pb := h.parent[b]; pb >= 0 {
+				if pb := h.Parent[b]; pb >= 0 {
 					d[f*nb+b] = mf[pb].M.Add(mf[b].M.Scale(-1))
 				}
 			}
-			fr := p.frame(f)
+			fr := p.Frame(f)
 			var sum linalg.Vec3
-			for i := 0; i < p.n; i++ {
+			for i := 0; i < p.N; i++ {
 				v := fr[i]
-				for k := 0; k < maxK; k++ {
-					if j := p.wb[i*maxK+k]; j >= 0 {
-						v = v.Sub(mf[j].M.MulVec(p.rest[i]).Scale(p.ww[i*maxK+k]))
+				for k := 0; k < MaxK; k++ {
+					if j := p.WB[i*MaxK+k]; j >= 0 {
+						v = v.Sub(mf[j].M.MulVec(p.Rest[i]).Scale(p.WW[i*MaxK+k]))
 					}
 				}
 				y[i] = v
 				sum = sum.Add(v)
 			}
-			ybar[f] = sum.Scale(1 / float64(p.n))
-			for i := 0; i < p.n; i++ {
+			ybar[f] = sum.Scale(1 / float64(p.N))
+			for i := 0; i < p.N; i++ {
 				yc := y[i].Sub(ybar[f])
 				for _, x := range sub[i] {
 					t[f*nb+int(x.b)] = t[f*nb+int(x.b)].Add(yc.Scale(x.s))
@@ -105,7 +105,7 @@ func (p *problem) fitJoints(h *hierarchy) {
 			}
 		}
 	})
-	// Normal equations over the 3(B) joint coordinates (root's pinned).
+	// Normal equations over the 3(B) Joint coordinates (root's pinned).
 	n3 := 3 * nb
 	a := mat.NewSymDense(n3, nil)
 	rhs := mat.NewVecDense(n3, nil)
@@ -116,7 +116,7 @@ func (p *problem) fitJoints(h *hierarchy) {
 				continue
 			}
 			var blk linalg.Mat3
-			for f := 0; f < p.f; f++ {
+			for f := 0; f < p.F; f++ {
 				blk = blk.Add(d[f*nb+b].T().Mul(d[f*nb+c]))
 			}
 			for r := 0; r < 3; r++ {
@@ -129,7 +129,7 @@ func (p *problem) fitJoints(h *hierarchy) {
 			}
 		}
 		var v linalg.Vec3
-		for f := 0; f < p.f; f++ {
+		for f := 0; f < p.F; f++ {
 			v = v.Add(d[f*nb+b].T().MulVec(t[f*nb+b]))
 		}
 		for r := 0; r < 3; r++ {
@@ -137,7 +137,7 @@ func (p *problem) fitJoints(h *hierarchy) {
 		}
 	}
 	// Ridge toward the prior joints, scaled like the γ = 1e-2·F of the
-	// center-of-rotation fit (§5): a hinge leaves its joint free along
+	// center-of-rotation fit (§5): a hinge leaves its Joint free along
 	// the axis, and there the prior decides.
 	var tr float64
 	for k := 0; k < n3; k++ {
@@ -154,12 +154,12 @@ func (p *problem) fitJoints(h *hierarchy) {
 						a.SetSym(k, q, 0)
 					}
 				}
-				rhs.SetVec(k, h.head[b][r])
+				rhs.SetVec(k, h.Head[b][r])
 				continue
 			}
-			mu := 1e-3*float64(p.f)*gram[b*nb+b] + floor
+			mu := 1e-3*float64(p.F)*gram[b*nb+b] + floor
 			a.SetSym(k, k, a.At(k, k)+mu)
-			rhs.SetVec(k, rhs.AtVec(k)+mu*h.prior[b][r])
+			rhs.SetVec(k, rhs.AtVec(k)+mu*h.Prior[b][r])
 		}
 	}
 	var chol mat.Cholesky
@@ -171,29 +171,29 @@ func (p *problem) fitJoints(h *hierarchy) {
 		return
 	}
 	for b := 0; b < nb; b++ {
-		h.head[b] = linalg.Vec3{x.AtVec(3 * b), x.AtVec(3*b + 1), x.AtVec(3*b + 2)}
+		h.Head[b] = linalg.Vec3{x.AtVec(3 * b), x.AtVec(3*b + 1), x.AtVec(3*b + 2)}
 	}
 	// Root position per frame, then skin transforms by forward kinematics.
-	par.For(p.f, 1, func(lo, hi int) {
+	par.For(p.F, 1, func(lo, hi int) {
 		pos := make([]linalg.Vec3, nb)
 		for f := lo; f < hi; f++ {
-			mf := p.m[f*nb : (f+1)*nb]
+			mf := p.M[f*nb : (f+1)*nb]
 			var off linalg.Vec3
 			for b := 0; b < nb; b++ {
 				if int32(b) != root {
-					off = off.Add(d[f*nb+b].MulVec(h.head[b]).Scale(mean[b]))
+					off = off.Add(d[f*nb+b].MulVec(h.Head[b]).Scale(mean[b]))
 				}
 			}
 			// ȳ = R_root·(−h_root)… folded: mean prediction must equal ȳ.
 			rr := mf[root].M
-			rootPos := ybar[f].Sub(off).Add(rr.MulVec(h.head[root]))
-			for _, b := range h.order {
-				if pb := h.parent[b]; pb < 0 {
+			rootPos := ybar[f].Sub(off).Add(rr.MulVec(h.Head[root]))
+			for _, b := range h.Order {
+				if pb := h.Parent[b]; pb < 0 {
 					pos[b] = rootPos
 				} else {
-					pos[b] = pos[pb].Add(mf[pb].M.MulVec(h.head[b].Sub(h.head[pb])))
+					pos[b] = pos[pb].Add(mf[pb].M.MulVec(h.Head[b].Sub(h.Head[pb])))
 				}
-				mf[b] = linalg.Affine{M: mf[b].M, T: pos[b].Sub(mf[b].M.MulVec(h.head[b]))}
+				mf[b] = linalg.Affine{M: mf[b].M, T: pos[b].Sub(mf[b].M.MulVec(h.Head[b]))}
 			}
 		}
 	})

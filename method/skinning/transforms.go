@@ -1,37 +1,24 @@
-package ledeng
+package skinning
 
 import (
 	"github.com/meshrig/meshrig/internal/par"
 	"github.com/meshrig/meshrig/linalg"
 )
 
-// joint is an edge of the skeleton tree S: bones a and b share a joint
-// whose rest position is pos (their center of rotation C_ab).
-type joint struct {
-	a, b int32
-	pos  linalg.Vec3
-}
-
-// member is a vertex a bone moves, with its weight.
-type member struct {
-	i int32
-	w float64
-}
-
-// members lists, per bone, the vertices with non-zero weight on it.
-func (p *problem) members() [][]member {
-	out := make([][]member, p.b)
-	for i := 0; i < p.n; i++ {
-		for k := 0; k < maxK; k++ {
-			if j := p.wb[i*maxK+k]; j >= 0 {
-				out[j] = append(out[j], member{int32(i), p.ww[i*maxK+k]})
+// Members lists, per bone, the vertices with non-zero weight on it.
+func (p *Model) Members() [][]Member {
+	out := make([][]Member, p.B)
+	for i := 0; i < p.N; i++ {
+		for k := 0; k < MaxK; k++ {
+			if j := p.WB[i*MaxK+k]; j >= 0 {
+				out[j] = append(out[j], Member{int32(i), p.WW[i*MaxK+k]})
 			}
 		}
 	}
 	return out
 }
 
-// updateTransforms re-fits every bone transform in every frame (§6.2):
+// UpdateTransforms re-fits every bone transform in every frame (§6.2):
 // bones one by one in a fixed order, each by weighted absolute orientation
 // between the rest positions and the residual its vertices leave
 // (Eq. 6b), plus, with weight λ, its joints mapped to where the
@@ -39,20 +26,20 @@ func (p *problem) members() [][]member {
 // in parallel. λ = 0 gives the unconstrained update of skinning
 // decomposition. It returns the data term's sum of squares after the
 // update.
-func (p *problem) updateTransforms(lambda float64, joints []joint) float64 {
-	mem := p.members()
+func (p *Model) UpdateTransforms(lambda float64, joints []Joint) float64 {
+	mem := p.Members()
 	type end struct {
 		pos   linalg.Vec3
 		other int32
 	}
-	ends := make([][]end, p.b)
+	ends := make([][]end, p.B)
 	if lambda > 0 {
 		for _, jt := range joints {
-			ends[jt.a] = append(ends[jt.a], end{jt.pos, jt.b})
-			ends[jt.b] = append(ends[jt.b], end{jt.pos, jt.a})
+			ends[jt.A] = append(ends[jt.A], end{jt.Pos, jt.B})
+			ends[jt.B] = append(ends[jt.B], end{jt.Pos, jt.A})
 		}
 	}
-	invN := 1 / float64(p.n)
+	invN := 1 / float64(p.N)
 	// Frame-independent sums of each bone's vertex term: with weights
 	// a_i = w_i²/N, points u_i and targets q_i/w_i, the fit needs Σa, Σa·u,
 	// and, through q_i = e_i + w_i M_old u_i (e_i the frame's residual),
@@ -62,26 +49,26 @@ func (p *problem) updateTransforms(lambda float64, joints []joint) float64 {
 		u   linalg.Vec3
 		uut linalg.Mat3
 	}
-	rs := make([]restSum, p.b)
+	rs := make([]restSum, p.B)
 	for j := range mem {
 		for _, mb := range mem[j] {
-			a := mb.w * mb.w * invN
-			u := p.rest[mb.i]
+			a := mb.W * mb.W * invN
+			u := p.Rest[mb.I]
 			rs[j].w += a
 			rs[j].u = rs[j].u.Add(u.Scale(a))
 			rs[j].uut = rs[j].uut.Add(linalg.Outer(u, u).Scale(a))
 		}
 	}
-	sse := make([]float64, p.f)
-	par.For(p.f, 1, func(lo, hi int) {
-		e := make([]linalg.Vec3, p.n) // residual v − reconstruction
+	sse := make([]float64, p.F)
+	par.For(p.F, 1, func(lo, hi int) {
+		e := make([]linalg.Vec3, p.N) // residual v − reconstruction
 		for f := lo; f < hi; f++ {
-			fr := p.frame(f)
+			fr := p.Frame(f)
 			for i := range e {
-				e[i] = fr[i].Sub(p.reconstruct(i, f))
+				e[i] = fr[i].Sub(p.Reconstruct(i, f))
 			}
-			mf := p.m[f*p.b : (f+1)*p.b]
-			for j := 0; j < p.b; j++ {
+			mf := p.M[f*p.B : (f+1)*p.B]
+			for j := 0; j < p.B; j++ {
 				if len(mem[j]) == 0 && len(ends[j]) == 0 {
 					continue
 				}
@@ -90,9 +77,9 @@ func (p *problem) updateTransforms(lambda float64, joints []joint) float64 {
 				var sy linalg.Vec3
 				var syu linalg.Mat3
 				for _, mb := range mem[j] {
-					c := mb.w * invN
-					ei := e[mb.i].Scale(c)
-					u := p.rest[mb.i]
+					c := mb.W * invN
+					ei := e[mb.I].Scale(c)
+					u := p.Rest[mb.I]
 					sy = sy.Add(ei)
 					for r := 0; r < 3; r++ {
 						syu[r][0] += ei[r] * u[0]
@@ -114,8 +101,8 @@ func (p *problem) updateTransforms(lambda float64, joints []joint) float64 {
 				dm := nm.M.Add(old.M.Scale(-1))
 				dt := nm.T.Sub(old.T)
 				for _, mb := range mem[j] {
-					u := p.rest[mb.i]
-					e[mb.i] = e[mb.i].Sub(dm.MulVec(u).Add(dt).Scale(mb.w))
+					u := p.Rest[mb.I]
+					e[mb.I] = e[mb.I].Sub(dm.MulVec(u).Add(dt).Scale(mb.W))
 				}
 				mf[j] = nm
 			}
@@ -133,15 +120,15 @@ func (p *problem) updateTransforms(lambda float64, joints []joint) float64 {
 	return total
 }
 
-// sse returns Σ_f Σ_i |reconstruction − input|², the unnormalized data
+// SSE returns Σ_f Σ_i |reconstruction − input|², the unnormalized data
 // term of Eq. 3b, summed in a fixed order.
-func (p *problem) sse() float64 {
-	return par.Sum(p.f, 1, func(lo, hi int) float64 {
+func (p *Model) SSE() float64 {
+	return par.Sum(p.F, 1, func(lo, hi int) float64 {
 		var s float64
 		for f := lo; f < hi; f++ {
-			fr := p.frame(f)
-			for i := 0; i < p.n; i++ {
-				s += p.reconstruct(i, f).Sub(fr[i]).Norm2()
+			fr := p.Frame(f)
+			for i := 0; i < p.N; i++ {
+				s += p.Reconstruct(i, f).Sub(fr[i]).Norm2()
 			}
 		}
 		return s

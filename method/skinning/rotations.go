@@ -1,4 +1,4 @@
-package ledeng
+package skinning
 
 import (
 	"github.com/meshrig/meshrig/internal/par"
@@ -20,24 +20,24 @@ type lever struct {
 //	z_i = w_ia (u_i − h_a) + Σ_{k below a} w_ik (h_c(k) − h_a),
 //
 // c(k) being the child of a on the path down to k.
-func (p *problem) levers(h hierarchy) [][]lever {
-	out := make([][]lever, p.b)
+func (p *Model) levers(h Hierarchy) [][]lever {
+	out := make([][]lever, p.B)
 	acc := make(map[int32]linalg.Vec3)
-	for i := 0; i < p.n; i++ {
+	for i := 0; i < p.N; i++ {
 		clear(acc)
-		for k := 0; k < maxK; k++ {
-			j := p.wb[i*maxK+k]
+		for k := 0; k < MaxK; k++ {
+			j := p.WB[i*MaxK+k]
 			if j < 0 {
 				continue
 			}
-			w := p.ww[i*maxK+k]
-			acc[j] = acc[j].Add(p.rest[i].Sub(h.head[j]).Scale(w))
-			for c, a := j, h.parent[j]; a >= 0; c, a = a, h.parent[a] {
-				acc[a] = acc[a].Add(h.head[c].Sub(h.head[a]).Scale(w))
+			w := p.WW[i*MaxK+k]
+			acc[j] = acc[j].Add(p.Rest[i].Sub(h.Head[j]).Scale(w))
+			for c, a := j, h.Parent[j]; a >= 0; c, a = a, h.Parent[a] {
+				acc[a] = acc[a].Add(h.Head[c].Sub(h.Head[a]).Scale(w))
 			}
 		}
 		// Append in bone order for determinism.
-		for a := int32(0); a < int32(p.b); a++ {
+		for a := int32(0); a < int32(p.B); a++ {
 			if z, ok := acc[a]; ok {
 				out[a] = append(out[a], lever{int32(i), z})
 			}
@@ -46,38 +46,38 @@ func (p *problem) levers(h hierarchy) [][]lever {
 	return out
 }
 
-// fitHierarchy refines the bone rotations with the skeleton enforced
+// FitRotations refines the bone rotations with the skeleton enforced
 // exactly: per frame, block coordinate descent over each bone's global
 // rotation (root to leaves; each step is a rotation-only Procrustes
 // problem about the bone's head, exact for the whole subtree it carries),
-// then the root translation. The transforms p.m must already be
+// then the root translation. The transforms p.M must already be
 // skeletal (see constrain); they stay so.
-func (p *problem) fitHierarchy(h hierarchy, sweeps int) {
+func (p *Model) FitRotations(h Hierarchy, sweeps int) {
 	lv := p.levers(h)
 	// Σ z zᵀ per bone: Σ (R z + r) zᵀ = R Σ z zᵀ + Σ r zᵀ.
-	zz := make([]linalg.Mat3, p.b)
+	zz := make([]linalg.Mat3, p.B)
 	for a := range lv {
 		for _, l := range lv[a] {
 			zz[a] = zz[a].Add(linalg.Outer(l.z, l.z))
 		}
 	}
-	par.For(p.f, 1, func(lo, hi int) {
-		r := make([]linalg.Vec3, p.n)
-		rot := make([]linalg.Mat3, p.b)
-		pos := make([]linalg.Vec3, p.b)
+	par.For(p.F, 1, func(lo, hi int) {
+		r := make([]linalg.Vec3, p.N)
+		rot := make([]linalg.Mat3, p.B)
+		pos := make([]linalg.Vec3, p.B)
 		for f := lo; f < hi; f++ {
-			fr := p.frame(f)
-			mf := p.m[f*p.b : (f+1)*p.b]
+			fr := p.Frame(f)
+			mf := p.M[f*p.B : (f+1)*p.B]
 			for i := range r {
-				r[i] = fr[i].Sub(p.reconstruct(i, f))
+				r[i] = fr[i].Sub(p.Reconstruct(i, f))
 			}
-			root := h.order[0]
+			root := h.Order[0]
 			for b := range rot {
 				rot[b] = mf[b].M
 			}
-			rootPos := mf[root].Apply(h.head[root])
+			rootPos := mf[root].Apply(h.Head[root])
 			for s := 0; s < sweeps; s++ {
-				for _, a := range h.order {
+				for _, a := range h.Order {
 					var m linalg.Mat3
 					ra := rot[a]
 					for _, l := range lv[a] {
@@ -102,20 +102,20 @@ func (p *problem) fitHierarchy(h hierarchy, sweeps int) {
 				for i := range r {
 					mean = mean.Add(r[i])
 				}
-				mean = mean.Scale(1 / float64(p.n))
+				mean = mean.Scale(1 / float64(p.N))
 				rootPos = rootPos.Add(mean)
 				for i := range r {
 					r[i] = r[i].Sub(mean)
 				}
 			}
 			// Forward kinematics back to skin transforms.
-			for _, b := range h.order {
-				if pb := h.parent[b]; pb < 0 {
+			for _, b := range h.Order {
+				if pb := h.Parent[b]; pb < 0 {
 					pos[b] = rootPos
 				} else {
-					pos[b] = pos[pb].Add(rot[pb].MulVec(h.head[b].Sub(h.head[pb])))
+					pos[b] = pos[pb].Add(rot[pb].MulVec(h.Head[b].Sub(h.Head[pb])))
 				}
-				mf[b] = linalg.Affine{M: rot[b], T: pos[b].Sub(rot[b].MulVec(h.head[b]))}
+				mf[b] = linalg.Affine{M: rot[b], T: pos[b].Sub(rot[b].MulVec(h.Head[b]))}
 			}
 		}
 	})

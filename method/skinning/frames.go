@@ -1,0 +1,74 @@
+package skinning
+
+import (
+	"math"
+	"sort"
+
+	"github.com/meshrig/meshrig/internal/par"
+	"github.com/meshrig/meshrig/linalg"
+)
+
+// SampleFrames picks k frames spread over the motion by farthest-point
+// sampling in pose space (distance: squared vertex displacement between
+// two frames, on every 8th vertex), starting from the frame farthest from
+// the rest pose. The result is sorted; all frames when F ≤ k.
+func (p *Model) SampleFrames(k int) []int {
+	if p.F <= k {
+		all := make([]int, p.F)
+		for f := range all {
+			all[f] = f
+		}
+		return all
+	}
+	const stride = 8
+	dist := func(f int, other []linalg.Vec3, otherF int) float64 {
+		var d float64
+		for i := 0; i < p.N; i += stride {
+			var o linalg.Vec3
+			if other != nil {
+				o = other[i]
+			} else {
+				o = p.Frames[otherF*p.N+i]
+			}
+			d += p.Frames[f*p.N+i].Sub(o).Norm2()
+		}
+		return d
+	}
+	near := make([]float64, p.F)
+	par.For(p.F, 8, func(lo, hi int) {
+		for f := lo; f < hi; f++ {
+			near[f] = dist(f, p.Rest, 0)
+		}
+	})
+	var picked []int
+	for len(picked) < k {
+		best := 0
+		for f := range near {
+			if near[f] > near[best] {
+				best = f
+			}
+		}
+		picked = append(picked, best)
+		near[best] = math.Inf(-1)
+		par.For(p.F, 8, func(lo, hi int) {
+			for f := lo; f < hi; f++ {
+				if !math.IsInf(near[f], -1) {
+					near[f] = math.Min(near[f], dist(f, nil, best))
+				}
+			}
+		})
+	}
+	sort.Ints(picked)
+	return picked
+}
+
+// Subset returns a problem over the given frames only, sharing the rest
+// pose and topology.
+func (p *Model) Subset(frames []int) *Model {
+	q := &Model{N: p.N, F: len(frames), Rest: p.Rest, Top: p.Top}
+	q.Frames = make([]linalg.Vec3, 0, len(frames)*p.N)
+	for _, f := range frames {
+		q.Frames = append(q.Frames, p.Frame(f)...)
+	}
+	return q
+}

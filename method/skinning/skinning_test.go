@@ -1,0 +1,109 @@
+package skinning
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/meshrig/meshrig/internal/testrig"
+	"github.com/meshrig/meshrig/linalg"
+	"github.com/meshrig/meshrig/mesh"
+	"github.com/meshrig/meshrig/metric"
+	"github.com/meshrig/meshrig/rig"
+	"github.com/meshrig/meshrig/seq"
+)
+
+// tubeModel returns the model of the three-bone test tube with its true
+// weights and true skin transforms, and its hierarchy with the joints
+// moved off by offset.
+func tubeModel(t *testing.T, offset float64) (*Model, Hierarchy, *seq.Sequence) {
+	r := testrig.Tube(t, 12, linalg.Vec3{})
+	s := testrig.Play(t, r)
+	m := &Model{N: s.N(), F: s.F(), Rest: s.Rest.Verts, Frames: s.Frames, Top: mesh.NewTopology(s.Rest), B: 3}
+	m.WB = make([]int32, m.N*MaxK)
+	m.WW = make([]float64, m.N*MaxK)
+	for i, in := range r.Skin {
+		for k := 0; k < MaxK; k++ {
+			m.WB[i*MaxK+k], m.WW[i*MaxK+k] = int32(in.Joint[k]), in.Weight[k]
+			if in.Weight[k] == 0 {
+				m.WB[i*MaxK+k] = -1
+			}
+		}
+	}
+	for f := 0; f < m.F; f++ {
+		m.M = append(m.M, r.Skeleton.SkinMatrices(r.Skeleton.Pose(&r.Clips[0], f, nil), nil)...)
+	}
+	h := Hierarchy{Order: []int32{0, 1, 2}, Parent: []int32{-1, 0, 1}}
+	for _, j := range r.Skeleton.Joints {
+		h.Head = append(h.Head, j.Head.Add(linalg.Vec3{0, offset, 0}))
+	}
+	h.Head[0] = r.Skeleton.Joints[0].Head
+	h.Prior = append([]linalg.Vec3(nil), h.Head...)
+	return m, h, s
+}
+
+func rmse(t *testing.T, m *Model, h Hierarchy, s *seq.Sequence) float64 {
+	t.Helper()
+	r := m.SkeletalRig(h, s)
+	r.Mesh = s.Rest
+	if err := r.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if !r.Skeletal() {
+		t.Fatal("exported rig is not skeletal")
+	}
+	rep, err := metric.Compare(s, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rep.RMSEPercent
+}
+
+// TestExactSkeletonReproduces: with the true joints the constrained
+// transforms are the truth, and the exported rig replays the input.
+func TestExactSkeletonReproduces(t *testing.T) {
+	m, h, s := tubeModel(t, 0)
+	m.Constrain(h)
+	if e := rmse(t, m, h, s); e > 1e-9 {
+		t.Fatalf("RMSE%% %.3g with the true skeleton", e)
+	}
+}
+
+// TestFitSkeletonRecoversJoints starts from joints moved off the axis by
+// 0.1 (the hinge axes are z and y, so a y offset of the z-hinge joint is
+// observable) and checks the fit brings the error down and the joints back.
+func TestFitSkeletonRecoversJoints(t *testing.T) {
+	m, h, s := tubeModel(t, 0.1)
+	m.Constrain(h)
+	before := rmse(t, m, h, s)
+	if err := m.FitSkeleton(context.Background(), &h, 5, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	after := rmse(t, m, h, s)
+	t.Logf("RMSE%% %.4f → %.4f; knee joint at %v", before, after, h.Head[1])
+	if after > before/10 {
+		t.Errorf("RMSE%% %.4f → %.4f: the fit did not recover", before, after)
+	}
+	if d := h.Head[1].Dist(linalg.Vec3{1, 0, 0}); d > 0.02 {
+		t.Errorf("joint 1 at %v, %.3f from the truth", h.Head[1], d)
+	}
+}
+
+func TestFitSkeletonCancels(t *testing.T) {
+	m, h, _ := tubeModel(t, 0)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := m.FitSkeleton(ctx, &h, 3, nil, nil); err == nil {
+		t.Fatal("cancelled fit returned no error")
+	}
+}
+
+func TestNormalizeSlots(t *testing.T) {
+	wb := []int32{3, 4, 5, -1}
+	ww := []float64{2, -1e-12, 2, 0}
+	NormalizeSlots(wb, ww)
+	if wb[1] != -1 || ww[0] != 0.5 || ww[2] != 0.5 || math.Abs(ww[0]+ww[2]-1) > 0 {
+		t.Fatalf("%v %v", wb, ww)
+	}
+	_ = rig.MaxInfluences
+}
