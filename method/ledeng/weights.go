@@ -28,7 +28,7 @@ type weightSolver struct {
 	omega float64   // smoothness weight ω; 0 disables the Laplacian term
 	lap   []float64 // rigidness Laplacian, aligned with p.Top.Ring
 	sys   []vertexSystem
-	pairs *pairSums
+	pairs *skinning.PairSums
 }
 
 // update re-solves every vertex's weights. The data systems are built once;
@@ -40,7 +40,7 @@ func (s *weightSolver) update(sweeps int) {
 	if len(s.sys) != p.N {
 		s.sys = make([]vertexSystem, p.N)
 	}
-	s.pairs = p.newPairSums()
+	s.pairs = p.NewPairSums()
 	par.For(p.N, 256, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			s.buildSystem(i)
@@ -92,76 +92,7 @@ func (s *weightSolver) buildSystem(i int) {
 	}
 	n := sys.n
 	sort.Slice(sys.bone[:n], func(a, b int) bool { return sys.bone[a] < sys.bone[b] })
-	clear(sys.g[:])
-	clear(sys.h[:])
-	u := p.Rest[i]
-	// h_a = (1/F) Σ_f (R_a u + T_a)·v_f = (1/F) u·Σ_f R_aᵀv_f + (1/F) Σ_f T_a·v_f.
-	var rv [maxCand]linalg.Vec3
-	for f := 0; f < p.F; f++ {
-		v := p.Frames[f*p.N+i]
-		mf := p.M[f*p.B : (f+1)*p.B]
-		for a := 0; a < n; a++ {
-			m := &mf[sys.bone[a]]
-			rv[a][0] += m.M[0][0]*v[0] + m.M[1][0]*v[1] + m.M[2][0]*v[2]
-			rv[a][1] += m.M[0][1]*v[0] + m.M[1][1]*v[1] + m.M[2][1]*v[2]
-			rv[a][2] += m.M[0][2]*v[0] + m.M[1][2]*v[1] + m.M[2][2]*v[2]
-			sys.h[a] += m.T[0]*v[0] + m.T[1]*v[1] + m.T[2]*v[2]
-		}
-	}
-	inv := 1 / float64(p.F)
-	for a := 0; a < n; a++ {
-		sys.h[a] = (sys.h[a] + u.Dot(rv[a])) * inv
-		// G_ab from the frame sums of the bone pair (pairSums), so it costs
-		// the same for any number of frames.
-		for b := a; b < n; b++ {
-			ps := s.pairs.at(sys.bone[a], sys.bone[b])
-			g := u.Dot(ps.rr.MulVec(u)) + u.Dot(ps.rtA) + u.Dot(ps.rtB) + ps.tt
-			sys.g[a*n+b] = g * inv
-			sys.g[b*n+a] = g * inv
-		}
-	}
-}
-
-// pairSum holds, for bones a ≤ b, Σ_f R_aᵀR_b, Σ_f R_aᵀT_b + … the frame
-// sums that make (1/F)Σ_f (R_a u + T_a)·(R_b u + T_b) a function of u alone:
-// uᵀ(Σ R_aᵀR_b)u + u·Σ R_aᵀT_b + u·Σ R_bᵀT_a + Σ T_a·T_b.
-type pairSum struct {
-	rr       linalg.Mat3
-	rtA, rtB linalg.Vec3 // Σ R_aᵀT_b and Σ R_bᵀT_a
-	tt       float64
-}
-
-type pairSums struct {
-	b int
-	s []pairSum // b×b, only a ≤ b filled
-}
-
-func (ps *pairSums) at(a, b int32) *pairSum {
-	if a > b {
-		a, b = b, a
-	}
-	return &ps.s[int(a)*ps.b+int(b)]
-}
-
-// newPairSums sums every bone pair over the frames, in parallel over pairs.
-func (p *problem) newPairSums() *pairSums {
-	ps := &pairSums{b: p.B, s: make([]pairSum, p.B*p.B)}
-	par.For(p.B, 1, func(lo, hi int) {
-		for a := lo; a < hi; a++ {
-			for b := a; b < p.B; b++ {
-				s := &ps.s[a*p.B+b]
-				for f := 0; f < p.F; f++ {
-					ma, mb := p.M[f*p.B+a], p.M[f*p.B+b]
-					rat := ma.M.T()
-					s.rr = s.rr.Add(rat.Mul(mb.M))
-					s.rtA = s.rtA.Add(rat.MulVec(mb.T))
-					s.rtB = s.rtB.Add(mb.M.T().MulVec(ma.T))
-					s.tt += ma.T.Dot(mb.T)
-				}
-			}
-		}
-	})
-	return ps
+	p.System(i, sys.bone[:n], s.pairs, sys.g[:n*n], sys.h[:n])
 }
 
 // solveVertex solves Eq. 5 for vertex i into the slots wb, ww: the data
