@@ -72,7 +72,9 @@ dataset: vertices, frames, bones, seconds, RMSE%, Max%, normal RMS.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.json, "json", "", "also write the rows as JSON to this file")
-	f.StringVar(&o.rig.method, "method", "ledeng", "rigging method: ledeng")
+	f.StringVar(&o.rig.method, "method", "ledeng", "rigging method: ledeng or face-clustering")
+	f.Float64Var(&o.rig.tolerance, "tolerance", 0, "face-clustering: RMS fit tolerance, % of the diagonal")
+	f.IntVar(&o.rig.lloyd, "lloyd", 0, "face-clustering: Lloyd refinement passes")
 	f.IntVar(&o.rig.bones, "bones", 0, "at most this many bones")
 	f.IntVar(&o.rig.initBones, "init-bones", 32, "over-estimated bone count of the initialization")
 	f.IntVar(&o.rig.iterations, "iterations", 20, "rigging iterations")

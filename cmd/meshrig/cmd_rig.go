@@ -11,6 +11,7 @@ import (
 
 	"github.com/meshrig/meshrig/format"
 	"github.com/meshrig/meshrig/method/ledeng"
+	"github.com/meshrig/meshrig/method/schaefer"
 	"github.com/meshrig/meshrig/metric"
 	"github.com/meshrig/meshrig/rig"
 	"github.com/meshrig/meshrig/seq"
@@ -27,6 +28,8 @@ type rigOptions struct {
 	seed       uint64
 	skeleton   string
 	collada    string
+	tolerance  float64
+	lloyd      int
 	load       loadFlags
 }
 
@@ -46,7 +49,8 @@ its rest mesh, or a glTF animation. Several folders are several clips of one
 character: they share the rest pose (--rest), one skeleton and one set of
 weights, and the output has one animation per clip.
 
-Methods: ledeng (Le & Deng 2014, the default).`,
+Methods: ledeng (Le & Deng 2014, the default) and face-clustering (Schaefer &
+Yuksel 2007: fast, rigid face clusters, --bones or --tolerance).`,
 		Example: `  meshrig rig horse-gallop/ -o horse.glb
   meshrig rig walk/ run/ jump/ --rest rest.obj -o hero.glb --report hero.json
   meshrig rig cloth/ --skeleton none -o cloth.glb     # free bones, lowest error`,
@@ -58,7 +62,9 @@ Methods: ledeng (Le & Deng 2014, the default).`,
 	f := cmd.Flags()
 	f.StringVarP(&o.out, "output", "o", "", "output rig: .glb (glTF 2.0) or .dae (Collada) (required)")
 	f.StringVar(&o.report, "report", "", "write the JSON report to this file")
-	f.StringVar(&o.method, "method", "ledeng", "rigging method: ledeng")
+	f.StringVar(&o.method, "method", "ledeng", "rigging method: ledeng (Le & Deng 2014) or face-clustering (Schaefer & Yuksel 2007)")
+	f.Float64Var(&o.tolerance, "tolerance", 0, "face-clustering: stop merging above this RMS fit error, % of the diagonal (default 0.6; ignored with --bones)")
+	f.IntVar(&o.lloyd, "lloyd", 0, "face-clustering: Lloyd refinement passes")
 	f.IntVar(&o.bones, "bones", 0, "at most this many bones (default: as many as the motion needs)")
 	f.IntVar(&o.initBones, "init-bones", 32, "over-estimated bone count of the initialization")
 	f.IntVar(&o.iterations, "iterations", 20, "rigging iterations")
@@ -136,6 +142,17 @@ func rigWith(ctx context.Context, g *globals, o *rigOptions, s *seq.Sequence) (*
 			Notes:         notes,
 		})
 		return r, ledeng.Name, err
+	case "face-clustering", "schaefer", schaefer.Name:
+		r, err := schaefer.Rig(ctx, s, schaefer.Options{
+			Bones:         o.bones,
+			Tolerance:     o.tolerance,
+			Lloyd:         o.lloyd,
+			MaxInfluences: o.maxInf,
+			Free:          o.skeleton == "none",
+			Progress:      progress,
+			Notes:         notes,
+		})
+		return r, schaefer.Name, err
 	}
-	return nil, "", fmt.Errorf("--method %q: unknown (available: ledeng)", o.method)
+	return nil, "", fmt.Errorf("--method %q: unknown (available: ledeng, face-clustering)", o.method)
 }

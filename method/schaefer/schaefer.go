@@ -1,0 +1,115 @@
+package schaefer
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/meshrig/meshrig/internal/par"
+	"github.com/meshrig/meshrig/linalg"
+	"github.com/meshrig/meshrig/mesh"
+	"github.com/meshrig/meshrig/method"
+	"github.com/meshrig/meshrig/method/skinning"
+	"github.com/meshrig/meshrig/rig"
+	"github.com/meshrig/meshrig/seq"
+)
+
+// Name is the method's name in reports.
+const Name = "schaefer-yuksel-2007"
+
+// clusterFrames bounds the frames face clustering prices merges on; more
+// are sampled over the motion.
+const clusterFrames = 48
+
+// Rig extracts a skeletal rig from s (or the free form with opt.Free).
+func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
+	opt = opt.withDefaults()
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	us := method.NewUnitSphere(s.Rest.Verts)
+	top := mesh.NewTopology(s.Rest)
+	m := &skinning.Model{N: s.N(), F: s.F(), Rest: us.To(nil, s.Rest.Verts), Frames: us.To(nil, s.Frames), Top: top}
+	if len(s.Rest.Tris) == 0 {
+		return nil, fmt.Errorf("the mesh has no faces to cluster")
+	}
+	// §3: face clustering on (at most clusterFrames) frames.
+	c := m
+	if sub := m.SampleFrames(clusterFrames); len(sub) < m.F {
+		c = m.Subset(sub)
+	}
+	refs := faceREFs(c, s.Rest.Tris)
+	d := mesh.Diagonal(c.Rest) // in unit-sphere units
+	maxErr := math.Pow(opt.Tolerance/100*d, 2) * float64(c.F)
+	faceBone, nb, err := clusterFaces(ctx, refs, c.F, faceGraph(s.Rest, top), opt.Bones, maxErr,
+		func(done, total int) { opt.Progress.Report("face clustering", done, total) })
+	if err != nil {
+		return nil, err
+	}
+	if opt.Lloyd > 0 {
+		lloyd(refs, c.F, faceBone, nb, top, opt.Lloyd)
+	}
+	if nb == 1 {
+		opt.Notes.Add("the whole mesh fits one rigid motion within the tolerance: one bone")
+	}
+	// Bone transforms on every frame from the clusters' functions.
+	m.B = nb
+	m.M = boneTransforms(m, s.Rest.Tris, faceBone, nb)
+	// §4: weights, influence maps, weights again.
+	solveWeights(m, nil, opt.MaxInfluences)
+	allowed := influenceMaps(m)
+	solveWeights(m, allowed, opt.MaxInfluences)
+	if opt.Free {
+		return m.FreeRig(s, us)
+	}
+	// §5: skeleton.
+	areas := vertexAreas(s.Rest)
+	tree := connectivity(m, areas, opt.AreaWeighted)
+	h := hierarchy(m, tree, rootBone(s.Rest, faceBone, nb))
+	m.Constrain(h)
+	if opt.Refine > 0 {
+		err := m.FitSkeleton(ctx, &h, opt.Refine, func() { solveWeights(m, allowed, opt.MaxInfluences) },
+			func(done, total int) { opt.Progress.Report("skeletal fit", done, total) })
+		if err != nil {
+			return nil, err
+		}
+		m.FitRotations(h, 2)
+	}
+	r := m.SkeletalRig(h, s)
+	us.RigFrom(r, s.Rest)
+	return r, r.Validate()
+}
+
+// boneTransforms fits every cluster's rigid transform in every frame from
+// its faces' Rigid Error Functions.
+func boneTransforms(m *skinning.Model, tris [][3]int, faceBone []int32, nb int) []linalg.Affine {
+	out := make([]linalg.Affine, m.F*nb)
+	par.For(m.F, 1, func(lo, hi int) {
+		sum := make([]ref, nb)
+		for f := lo; f < hi; f++ {
+			clear(sum)
+			fr := m.Frame(f)
+			for t, tr := range tris {
+				p := [3]linalg.Vec3{m.Rest[tr[0]], m.Rest[tr[1]], m.Rest[tr[2]]}
+				q := [3]linalg.Vec3{fr[tr[0]], fr[tr[1]], fr[tr[2]]}
+				r := faceREF(p, q)
+				sum[faceBone[t]].add(&r)
+			}
+			for j := range sum {
+				out[f*nb+j] = sum[j].transform()
+			}
+		}
+	})
+	return out
+}
+
+// vertexAreas returns a third of the area of each vertex's faces.
+func vertexAreas(m *mesh.Mesh) []float64 {
+	out := make([]float64, len(m.Verts))
+	for t, a := range mesh.FaceAreas(m.Verts, m.Tris) {
+		for _, i := range m.Tris[t] {
+			out[i] += a / 3
+		}
+	}
+	return out
+}
