@@ -30,6 +30,7 @@ type rigOptions struct {
 	collada    string
 	tolerance  float64
 	lloyd      int
+	areaVotes  bool
 	load       loadFlags
 }
 
@@ -65,6 +66,7 @@ Yuksel 2007: fast, rigid face clusters, --bones or --tolerance).`,
 	f.StringVar(&o.method, "method", "ledeng", "rigging method: ledeng (Le & Deng 2014) or face-clustering (Schaefer & Yuksel 2007)")
 	f.Float64Var(&o.tolerance, "tolerance", 0, "face-clustering: stop merging above this RMS fit error, % of the diagonal (default 0.6; ignored with --bones)")
 	f.IntVar(&o.lloyd, "lloyd", 0, "face-clustering: Lloyd refinement passes")
+	f.BoolVar(&o.areaVotes, "area-weighted", false, "face-clustering: weigh skeleton connectivity votes by vertex area")
 	f.IntVar(&o.bones, "bones", 0, "at most this many bones (default: as many as the motion needs)")
 	f.IntVar(&o.initBones, "init-bones", 32, "over-estimated bone count of the initialization")
 	f.IntVar(&o.iterations, "iterations", 20, "rigging iterations")
@@ -147,6 +149,7 @@ func rigWith(ctx context.Context, g *globals, o *rigOptions, s *seq.Sequence) (*
 			Bones:         o.bones,
 			Tolerance:     o.tolerance,
 			Lloyd:         o.lloyd,
+			AreaWeighted:  o.areaVotes,
 			MaxInfluences: o.maxInf,
 			Free:          o.skeleton == "none",
 			Progress:      progress,

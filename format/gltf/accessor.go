@@ -29,7 +29,7 @@ func accessor(doc *gltflib.Document, idx int) (vals []float64, ncomp int, err er
 	}
 	// Accessors backed by data are bounded by their buffer view below; one
 	// without (all zeros, or sparse) is bounded here.
-	if a.Count < 0 || a.Count*ncomp > maxValues {
+	if a.Count < 0 || a.Count > maxValues/ncomp {
 		return nil, 0, fmt.Errorf("accessor %d: count %d out of range", idx, a.Count)
 	}
 	vals = make([]float64, a.Count*ncomp)
@@ -42,7 +42,7 @@ func accessor(doc *gltflib.Document, idx int) (vals []float64, ncomp int, err er
 		if stride == 0 {
 			stride = elem
 		}
-		if a.ByteOffset < 0 || (a.Count > 0 && a.ByteOffset+(a.Count-1)*stride+elem > len(data)) {
+		if a.Count > 0 && !fits(a.ByteOffset, (a.Count-1)*stride+elem, len(data)) {
 			return nil, 0, fmt.Errorf("accessor %d: %d elements at offset %d overrun its buffer view of %d bytes", idx, a.Count, a.ByteOffset, len(data))
 		}
 		for e := 0; e < a.Count; e++ {
@@ -72,7 +72,7 @@ func view(doc *gltflib.Document, idx int) ([]byte, int, error) {
 		return nil, 0, fmt.Errorf("buffer view %d: buffer %d does not exist", idx, bv.Buffer)
 	}
 	data := doc.Buffers[bv.Buffer].Data
-	if bv.ByteOffset < 0 || bv.ByteLength < 0 || bv.ByteOffset+bv.ByteLength > len(data) {
+	if !fits(bv.ByteOffset, bv.ByteLength, len(data)) {
 		return nil, 0, fmt.Errorf("buffer view %d (%d bytes at %d) overruns buffer %d of %d bytes: %w",
 			idx, bv.ByteLength, bv.ByteOffset, bv.Buffer, len(data), format.ErrTruncated)
 	}
@@ -91,16 +91,19 @@ func applySparse(doc *gltflib.Document, a *gltflib.Accessor, s *gltflib.Sparse, 
 		return err
 	}
 	isz := componentSize(s.Indices.ComponentType)
-	if isz == 0 || s.Indices.ByteOffset < 0 || s.Indices.ByteOffset+s.Count*isz > len(idata) {
-		return fmt.Errorf("indices overrun their buffer view")
+	if isz == 0 || s.Indices.ComponentType == gltflib.ComponentFloat {
+		return fmt.Errorf("indices of component type %v: want an unsigned integer type", s.Indices.ComponentType)
+	}
+	if !fits(s.Indices.ByteOffset, s.Count*isz, len(idata)) {
+		return fmt.Errorf("%d indices at offset %d overrun their buffer view of %d bytes", s.Count, s.Indices.ByteOffset, len(idata))
 	}
 	vdata, _, err := view(doc, s.Values.BufferView)
 	if err != nil {
 		return err
 	}
-	elem := ncomp * size
-	if s.Values.ByteOffset < 0 || s.Values.ByteOffset+s.Count*elem > len(vdata) {
-		return fmt.Errorf("values overrun their buffer view")
+	elem := elementSize(a.Type, ncomp, size)
+	if !fits(s.Values.ByteOffset, s.Count*elem, len(vdata)) {
+		return fmt.Errorf("%d values at offset %d overrun their buffer view of %d bytes", s.Count, s.Values.ByteOffset, len(vdata))
 	}
 	one := make([]float64, 1)
 	for k := 0; k < s.Count; k++ {
@@ -112,6 +115,12 @@ func applySparse(doc *gltflib.Document, a *gltflib.Accessor, s *gltflib.Sparse, 
 		decodeElement(vals[i*ncomp:(i+1)*ncomp], vdata[s.Values.ByteOffset+k*elem:], a, ncomp, size)
 	}
 	return nil
+}
+
+// fits reports whether n bytes at offset off lie within size bytes,
+// without overflowing on the huge values a malformed file may hold.
+func fits(off, n, size int) bool {
+	return off >= 0 && n >= 0 && off <= size && n <= size-off
 }
 
 // decodeElement reads one element of ncomp components.

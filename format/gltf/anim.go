@@ -33,6 +33,7 @@ type clip struct {
 // morphs[node] is the morph-target count of the node's mesh.
 func readClips(doc *gltflib.Document, morphs []int) ([]clip, error) {
 	var out []clip
+	names := map[string]bool{}
 	for a, an := range doc.Animations {
 		if an == nil {
 			return nil, fmt.Errorf("animation %d is null", a)
@@ -41,6 +42,11 @@ func readClips(doc *gltflib.Document, morphs []int) ([]clip, error) {
 		if c.name == "" {
 			c.name = fmt.Sprintf("clip_%d", a)
 		}
+		// Writers name clips by their names, so they stay apart.
+		for k, base := 2, c.name; names[c.name]; k++ {
+			c.name = fmt.Sprintf("%s_%d", base, k)
+		}
+		names[c.name] = true
 		for k, ch := range an.Channels {
 			if ch == nil || ch.Target.Node == nil {
 				continue // targets no node (extensions): nothing to play

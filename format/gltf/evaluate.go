@@ -54,11 +54,11 @@ func newEvaluator(doc *gltflib.Document, g *graph, prims []prim) (*evaluator, er
 	return ev, nil
 }
 
-// frame evaluates clip c at time t: the posed vertices and, per joint of
-// skin 0 (when there is one), its skinning matrix G_j·IBM_j.
+// frame evaluates clip c at time t: the posed vertices and every node's
+// global transform.
 func (ev *evaluator) frame(c *clip, t float64) ([]linalg.Vec3, []linalg.Affine) {
 	local := append([]trs(nil), ev.g.rest...)
-	weights := map[int][]float64{}
+	var weights map[int][]float64
 	buf := make([]float64, 4)
 	for k := range c.channels {
 		ch := &c.channels[k]
@@ -76,44 +76,34 @@ func (ev *evaluator) frame(c *clip, t float64) ([]linalg.Vec3, []linalg.Affine) 
 		case gltflib.TRSScale:
 			x.s, x.matrix = linalg.Vec3{v[0], v[1], v[2]}, nil
 		case gltflib.TRSWeights:
+			if weights == nil {
+				weights = map[int][]float64{}
+			}
 			weights[ch.node] = append([]float64(nil), v...)
 		}
 	}
-	verts := ev.pose(local, weights, false)
-	var mats []linalg.Affine
-	if len(ev.doc.Skins) > 0 {
-		mats = ev.skinMatrices(local, 0)
-	}
-	return verts, mats
+	global := ev.g.globals(local)
+	return ev.pose(global, weights, false), global
 }
 
-// skinMatrices returns G_j·IBM_j for every joint of skin s.
-func (ev *evaluator) skinMatrices(local []trs, s int) []linalg.Affine {
-	global := make([]linalg.Affine, len(ev.doc.Nodes))
-	ev.g.globals(local, global)
-	joints := ev.doc.Skins[s].Joints
-	out := make([]linalg.Affine, len(joints))
-	for j, node := range joints {
-		out[j] = global[node].Mul(ev.ibm[s][j])
-	}
-	return out
-}
-
-// pose returns the combined vertices for local node transforms and morph
-// weights (nil: the defaults). bind leaves skinned primitives in their
-// bind shape.
-func (ev *evaluator) pose(local []trs, weights map[int][]float64, bind bool) []linalg.Vec3 {
-	global := make([]linalg.Affine, len(ev.doc.Nodes))
-	for i := range global {
-		global[i] = linalg.IdentityAffine()
-	}
-	ev.g.globals(local, global)
+// pose returns the combined vertices for global node transforms and morph
+// weights per node (nil: the defaults). bind leaves skinned primitives in
+// their bind shape. Skinned primitives ignore their own node's transform,
+// as glTF asks.
+func (ev *evaluator) pose(global []linalg.Affine, weights map[int][]float64, bind bool) []linalg.Vec3 {
 	mats := make([][]linalg.Affine, len(ev.doc.Skins))
 	out := make([]linalg.Vec3, ev.nverts)
 	for _, p := range ev.prims {
 		w := weights[p.node]
 		if w == nil {
 			w = morphWeights(ev.doc, p.node)
+		}
+		if p.skin >= 0 && !bind && mats[p.skin] == nil {
+			joints := ev.doc.Skins[p.skin].Joints
+			mats[p.skin] = make([]linalg.Affine, len(joints))
+			for j, node := range joints {
+				mats[p.skin][j] = global[node].Mul(ev.ibm[p.skin][j])
+			}
 		}
 		for i, v := range p.pos {
 			for k, d := range p.targets {
@@ -124,19 +114,20 @@ func (ev *evaluator) pose(local []trs, weights map[int][]float64, bind bool) []l
 			switch {
 			case p.skin < 0:
 				v = global[p.node].Apply(v)
-			case !bind:
-				if mats[p.skin] == nil {
-					joints := ev.doc.Skins[p.skin].Joints
-					mats[p.skin] = make([]linalg.Affine, len(joints))
-					for j, node := range joints {
-						mats[p.skin][j] = global[node].Mul(ev.ibm[p.skin][j])
-					}
+			case bind:
+			case p.allW != nil:
+				m, a := mats[p.skin], p.allW
+				var s linalg.Vec3
+				for r := a.start[i]; r < a.start[i+1]; r++ {
+					s = s.Add(m[a.joint[r]].Apply(v).Scale(a.weight[r]))
 				}
-				in := p.skinW[i]
+				v = s
+			default:
+				m, in := mats[p.skin], p.skinW[i]
 				var s linalg.Vec3
 				for k := 0; k < 4; k++ {
 					if in.Weight[k] > 0 {
-						s = s.Add(mats[p.skin][in.Joint[k]].Apply(v).Scale(in.Weight[k]))
+						s = s.Add(m[in.Joint[k]].Apply(v).Scale(in.Weight[k]))
 					}
 				}
 				v = s

@@ -17,7 +17,8 @@ type prim struct {
 	pos        []linalg.Vec3
 	targets    [][]linalg.Vec3 // morph-target position offsets
 	tris       [][3]int        // local vertex indices
-	skinW      []rig.Influence // joint slots index the skin's joint list
+	skinW      []rig.Influence // four largest; joint slots index the skin's joint list
+	allW       *influences     // every influence, when some vertex has more than four
 }
 
 // primitives gathers every triangle primitive of the scene's mesh nodes.
@@ -141,85 +142,121 @@ func readPrim(doc *gltflib.Document, p *gltflib.Primitive, skin int) (prim, bool
 		pr.targets = append(pr.targets, vec3s(d))
 	}
 	if skin >= 0 {
-		if pr.skinW, err = readSkinWeights(doc, p, n, len(doc.Skins[skin].Joints)); err != nil {
+		if pr.skinW, pr.allW, err = readSkinWeights(doc, p, n, len(doc.Skins[skin].Joints)); err != nil {
 			return pr, false, err
 		}
 	}
 	return pr, true, nil
 }
 
-// readSkinWeights merges JOINTS_k/WEIGHTS_k sets into the four largest
-// influences per vertex, renormalized.
-func readSkinWeights(doc *gltflib.Document, p *gltflib.Primitive, n, joints int) ([]rig.Influence, error) {
-	type jw struct {
-		j int
-		w float64
-	}
-	all := make([][]jw, n)
-	sets := 0
-	for set := 0; ; set++ {
-		ja, okj := p.Attributes[fmt.Sprintf("JOINTS_%d", set)]
-		wa, okw := p.Attributes[fmt.Sprintf("WEIGHTS_%d", set)]
+// influences are every joint weight of every vertex of a primitive, in
+// compressed rows: vertex i has joint[start[i]:start[i+1]] with weights
+// summing to one. They pose the sequence exactly as the file asks when a
+// vertex has more than the four influences a rig.Skin keeps.
+type influences struct {
+	start  []int
+	joint  []int
+	weight []float64
+}
+
+// readSkinWeights reads the JOINTS_k/WEIGHTS_k sets of a primitive: top
+// holds the four largest influences per vertex, renormalized (the rig's
+// skin); all holds every influence, or is nil when no vertex has more
+// than four. Repeated joints of a vertex are merged.
+func readSkinWeights(doc *gltflib.Document, p *gltflib.Primitive, n, joints int) (top []rig.Influence, all *influences, err error) {
+	type set struct{ j, w []float64 }
+	var sets []set
+	for k := 0; ; k++ {
+		ja, okj := p.Attributes[fmt.Sprintf("JOINTS_%d", k)]
+		wa, okw := p.Attributes[fmt.Sprintf("WEIGHTS_%d", k)]
 		if !okj || !okw {
 			break
 		}
 		jv, jc, err := accessor(doc, ja)
 		if err != nil {
-			return nil, fmt.Errorf("JOINTS_%d: %w", set, err)
+			return nil, nil, fmt.Errorf("JOINTS_%d: %w", k, err)
 		}
 		wv, wc, err := accessor(doc, wa)
 		if err != nil {
-			return nil, fmt.Errorf("WEIGHTS_%d: %w", set, err)
+			return nil, nil, fmt.Errorf("WEIGHTS_%d: %w", k, err)
 		}
 		if jc != 4 || wc != 4 || len(jv) != 4*n || len(wv) != 4*n {
-			return nil, fmt.Errorf("JOINTS_%d/WEIGHTS_%d do not hold 4 values per vertex", set, set)
+			return nil, nil, fmt.Errorf("JOINTS_%d/WEIGHTS_%d do not hold 4 values for each of %d vertices", k, k, n)
 		}
-		for i := 0; i < n; i++ {
-			for k := 0; k < 4; k++ {
-				w := wv[4*i+k]
+		sets = append(sets, set{jv, wv})
+	}
+	if len(sets) == 0 {
+		return nil, nil, fmt.Errorf("skinned primitive has no JOINTS_0/WEIGHTS_0")
+	}
+	top = make([]rig.Influence, n)
+	var rowJ []int
+	var rowW []float64
+	many := &influences{start: make([]int, 1, n+1)}
+	wide := false
+	for i := 0; i < n; i++ {
+		rowJ, rowW = rowJ[:0], rowW[:0]
+		for _, st := range sets {
+			for k := 4 * i; k < 4*i+4; k++ {
+				w := st.w[k]
 				if w <= 0 {
 					continue
 				}
-				j := int(jv[4*i+k])
+				j := int(st.j[k])
 				if j < 0 || j >= joints {
-					return nil, fmt.Errorf("vertex %d: joint %d out of range (skin has %d)", i, j, joints)
+					return nil, nil, fmt.Errorf("vertex %d: joint %d out of range (the skin has %d)", i, j, joints)
 				}
-				all[i] = append(all[i], jw{j, w})
+				merged := false
+				for r := range rowJ {
+					if rowJ[r] == j {
+						rowW[r] += w
+						merged = true
+					}
+				}
+				if !merged {
+					rowJ, rowW = append(rowJ, j), append(rowW, w)
+				}
 			}
 		}
-		sets++
+		top[i] = largest4(rowJ, rowW)
+		if len(rowJ) > rig.MaxInfluences {
+			wide = true
+		}
+		var sum float64
+		for _, w := range rowW {
+			sum += w
+		}
+		if sum > 0 && len(rowJ) > 0 {
+			for r := range rowJ {
+				many.joint = append(many.joint, rowJ[r])
+				many.weight = append(many.weight, rowW[r]/sum)
+			}
+		} else { // no weight: as the rig does, all on the first joint
+			many.joint = append(many.joint, int(top[i].Joint[0]))
+			many.weight = append(many.weight, 1)
+		}
+		many.start = append(many.start, len(many.joint))
 	}
-	if sets == 0 {
-		return nil, fmt.Errorf("skinned primitive has no JOINTS_0/WEIGHTS_0")
+	if !wide {
+		many = nil
 	}
-	out := make([]rig.Influence, n)
-	for i, list := range all {
-		// Merge duplicates, keep the four largest.
-		var in rig.Influence
-		for _, x := range list {
-			merged := false
-			for k := 0; k < 4; k++ {
-				if in.Weight[k] > 0 && int(in.Joint[k]) == x.j {
-					in.Weight[k] += x.w
-					merged = true
-				}
-			}
-			if merged {
-				continue
-			}
-			small := 0
-			for k := 1; k < 4; k++ {
-				if in.Weight[k] < in.Weight[small] {
-					small = k
-				}
-			}
-			if x.w > in.Weight[small] {
-				in.Joint[small], in.Weight[small] = rig.JointID(x.j), x.w
+	return top, many, nil
+}
+
+// largest4 returns the four largest of a vertex's influences, normalized.
+func largest4(joint []int, weight []float64) rig.Influence {
+	var in rig.Influence
+	for r, w := range weight {
+		small := 0
+		for k := 1; k < rig.MaxInfluences; k++ {
+			if in.Weight[k] < in.Weight[small] {
+				small = k
 			}
 		}
-		out[i] = in.Normalized()
+		if w > in.Weight[small] {
+			in.Joint[small], in.Weight[small] = rig.JointID(joint[r]), w
+		}
 	}
-	return out, nil
+	return in.Normalized()
 }
 
 func vec3s(v []float64) []linalg.Vec3 {

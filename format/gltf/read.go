@@ -5,9 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"net/url"
-	"path/filepath"
-	"strings"
+	"io"
+	"math"
+	"path"
 
 	gltflib "github.com/qmuntal/gltf"
 
@@ -18,43 +18,78 @@ import (
 	"github.com/meshrig/meshrig/seq"
 )
 
-// maxFile bounds the size of a glTF file read into memory.
-const maxFile = 1 << 30
+// Bounds on what one file may make meshrig hold in memory.
+const (
+	// maxFile bounds the size of a glTF file or buffer read into memory.
+	maxFile = 1 << 30
+	// maxSamples bounds the vertex positions of all sampled frames (1.5 GiB).
+	maxSamples = 1 << 26
+)
 
-// ReadScene reads the glTF file name from fsys, resolving external
-// buffers in fsys too (a uri that leaves the folder is refused with
-// format.ErrOutsideFolder). It samples every animation (or opt.Clip) into
-// one clip of the returned Sequence — at opt.FPS, or at the clip's own key
-// times when they are evenly spaced, or at 30 fps — evaluating node TRS
-// animation (STEP, LINEAR with quaternion slerp, CUBICSPLINE), skins and
-// morph targets. The rest pose is the bind pose. When the file's skin can
-// reproduce every frame (one skin, no animated morph weights), Scene.Rig
-// holds its skeleton, weights and motion as ground truth.
+// ReadScene reads the glTF file name (.glb or .gltf) from fsys, resolving
+// external buffers in fsys relative to the file's folder: a uri that is
+// absolute, has a scheme other than data: or leaves the folder is refused
+// with format.ErrOutsideFolder, without opening anything.
+//
+// Every mesh primitive of the default scene drawn as triangles (strips and
+// fans are split; points and lines are skipped) joins one mesh, vertices
+// unwelded, in node order. Scene.Mesh is the bind pose: skinned meshes as
+// stored, the others placed by their nodes. Each animation (or only
+// opt.Clip) becomes one clip of Scene.Sequence, sampled from its first to
+// its last key time at opt.FPS, or at its own key times when they are
+// evenly spaced, or else at 30 fps. Sampling evaluates node translation,
+// rotation and scale channels (STEP, LINEAR with quaternion slerp,
+// CUBICSPLINE), morph target weights, and skins; frames are independent
+// and evaluated in parallel.
+//
+// Scene.Rig, when not nil, is the file's own skeleton (the union of its
+// skins' joints, parents being nearest joint ancestors), weights and
+// motion, which replay every sampled frame: see newTruth for when a file
+// has none. A truncated file gives an error wrapping format.ErrTruncated,
+// a malformed one an error, never a panic.
 func ReadScene(fsys fs.FS, name string, opt format.SceneOptions) (sc *format.Scene, err error) {
 	defer func() {
+		// qmuntal/gltf trusts some of what it decodes; whatever slipped
+		// past our checks is still a malformed file, not a crash.
 		if r := recover(); r != nil {
 			sc, err = nil, fmt.Errorf("malformed glTF (%v)", r)
 		}
 	}()
-	data, err := fs.ReadFile(fsys, name)
+	if opt.FPS < 0 || math.IsNaN(opt.FPS) || math.IsInf(opt.FPS, 0) {
+		return nil, fmt.Errorf("sampling rate %v fps: want a positive number, or 0 for the file's own", opt.FPS)
+	}
+	data, err := readLimited(fsys, name)
 	if err != nil {
 		return nil, err
 	}
-	if len(data) > maxFile {
-		return nil, fmt.Errorf("file of %d bytes is larger than meshrig reads (%d)", len(data), maxFile)
-	}
-	dir := filepath.ToSlash(filepath.Dir(name))
-	doc, err := decode(data, guardFS{fsys, dir})
+	doc, err := decode(data, guardFS{fsys, path.Dir(name)})
 	if err != nil {
 		return nil, err
 	}
 	return newScene(doc, opt)
 }
 
+// readLimited reads a file of at most maxFile bytes.
+func readLimited(fsys fs.FS, name string) ([]byte, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(data) > maxFile {
+		return nil, fmt.Errorf("%s is larger than the %d bytes meshrig reads", name, maxFile)
+	}
+	return data, nil
+}
+
 // decode parses a GLB or glTF document and loads its buffers.
 func decode(data []byte, fsys fs.FS) (*gltflib.Document, error) {
 	doc := new(gltflib.Document)
-	if len(data) >= 12 && string(data[:4]) == "glTF" {
+	if len(data) >= 4 && string(data[:4]) == "glTF" {
 		if err := checkGLB(data); err != nil {
 			return nil, err
 		}
@@ -67,8 +102,13 @@ func decode(data []byte, fsys fs.FS) (*gltflib.Document, error) {
 				return nil, fmt.Errorf("buffer uri %q: %w", b.URI, format.ErrOutsideFolder)
 			}
 		}
-		if errors.Is(err, format.ErrOutsideFolder) {
+		switch {
+		case errors.Is(err, format.ErrOutsideFolder):
 			return nil, err
+		case errors.Is(err, fs.ErrNotExist):
+			return nil, fmt.Errorf("a buffer file is missing: %w", err)
+		case errors.Is(err, io.ErrUnexpectedEOF):
+			return nil, fmt.Errorf("GLB binary chunk: %w (%w)", format.ErrTruncated, err)
 		}
 		return nil, fmt.Errorf("not a valid glTF file: %w", err)
 	}
@@ -83,49 +123,36 @@ func decode(data []byte, fsys fs.FS) (*gltflib.Document, error) {
 	return doc, nil
 }
 
-// checkGLB verifies the GLB header's lengths against the data, so a
-// truncated file is named as such.
+// checkGLB verifies the GLB header and chunk lengths against the data, so
+// a truncated file is named as such, with the offset where it ends.
 func checkGLB(data []byte) error {
+	truncated := func(what string, args ...any) error {
+		return &format.ParseError{Offset: int64(len(data)), Err: fmt.Errorf(what+": %w", append(args, format.ErrTruncated)...)}
+	}
+	if len(data) < 20 {
+		return truncated("GLB header of %d bytes, want 20", len(data))
+	}
 	le := func(o int) int {
 		return int(uint32(data[o]) | uint32(data[o+1])<<8 | uint32(data[o+2])<<16 | uint32(data[o+3])<<24)
 	}
 	if v := le(4); v != 2 {
-		return fmt.Errorf("GLB version %d: %w (meshrig reads glTF 2.0)", v, format.ErrUnsupported)
+		return &format.ParseError{Offset: 4, Err: fmt.Errorf("GLB version %d: %w (meshrig reads glTF 2.0)", v, format.ErrUnsupported)}
 	}
 	if total := le(8); total > len(data) {
-		return &format.ParseError{Offset: int64(len(data)), Err: fmt.Errorf("GLB header says %d bytes, file has %d: %w", total, len(data), format.ErrTruncated)}
+		return truncated("GLB header says %d bytes, file has %d", total, len(data))
 	}
-	if len(data) < 20 || 20+le(12) > len(data) {
-		return &format.ParseError{Offset: int64(len(data)), Err: fmt.Errorf("JSON chunk runs past the end: %w", format.ErrTruncated)}
+	// Chunks: 8-byte header (length, type) then data; the JSON comes first.
+	for o := 12; o < min(le(8), len(data)); {
+		if o+8 > len(data) {
+			return truncated("chunk header at byte %d", o)
+		}
+		n := le(o)
+		if n > len(data)-o-8 {
+			return truncated("chunk at byte %d holds %d bytes, %d remain", o, n, len(data)-o-8)
+		}
+		o += 8 + n
 	}
 	return nil
-}
-
-// localURI reports whether a buffer uri names a file inside the folder.
-func localURI(uri string) bool {
-	u, err := url.PathUnescape(strings.ReplaceAll(uri, "\\", "/"))
-	if err != nil || strings.Contains(u, ":") {
-		return false
-	}
-	return fs.ValidPath(strings.TrimPrefix(u, "./"))
-}
-
-// guardFS resolves side files relative to the glTF file's folder and
-// refuses any name that would leave it.
-type guardFS struct {
-	fsys fs.FS
-	dir  string
-}
-
-func (g guardFS) Open(name string) (fs.File, error) {
-	if !localURI(name) {
-		return nil, &fs.PathError{Op: "open", Path: name, Err: format.ErrOutsideFolder}
-	}
-	clean := strings.TrimPrefix(name, "./")
-	if g.dir != "." && g.dir != "" {
-		clean = g.dir + "/" + clean
-	}
-	return g.fsys.Open(clean)
 }
 
 // newScene evaluates the document.
@@ -172,38 +199,65 @@ func newScene(doc *gltflib.Document, opt format.SceneOptions) (*format.Scene, er
 		return nil, err
 	}
 	sc := &format.Scene{Mesh: rest}
-	truth := newTruth(doc, g, prims, clips, rest)
+	truth := newTruth(doc, ev, clips, rest)
 	if len(clips) > 0 {
-		s := seq.New(rest)
-		for ci := range clips {
-			c := &clips[ci]
-			times, fps := c.sampleTimes(opt.FPS)
-			s.StartClip(c.name, fps)
-			frames := make([][]linalg.Vec3, len(times))
-			mats := make([][]linalg.Affine, len(times))
-			par.For(len(times), 1, func(lo, hi int) {
-				for f := lo; f < hi; f++ {
-					frames[f], mats[f] = ev.frame(c, times[f])
-				}
-			})
-			for f, v := range frames {
-				if err := s.AddFrame(v, fmt.Sprintf("%s@%.4gs", c.name, times[f])); err != nil {
-					return nil, err
-				}
-			}
-			if truth != nil {
-				truth.addClip(c.name, fps, mats)
-			}
+		var exact bool
+		if sc.Sequence, exact, err = sample(ev, rest, clips, opt.FPS, truth); err != nil {
+			return nil, err
 		}
-		sc.Sequence = s
+		if !exact {
+			truth = nil // an unskinned primitive strays from its joint
+		}
 	}
 	if truth != nil {
-		r, err := truth.rig()
-		if err == nil {
+		if r, err := truth.rig(); err == nil {
 			sc.Rig = r
 		}
 	}
 	return sc, nil
+}
+
+// sample evaluates every clip into a sequence over the rest mesh. truth,
+// when not nil, receives each clip's skinning matrices; exact reports
+// whether they reproduce every frame.
+func sample(ev *evaluator, rest *mesh.Mesh, clips []clip, fps float64, truth *truth) (s *seq.Sequence, exact bool, err error) {
+	s = seq.New(rest)
+	total := 0
+	for ci := range clips {
+		c := &clips[ci]
+		times, rate := c.sampleTimes(fps)
+		total += len(times)
+		if total > maxSamples/max(len(rest.Verts), 1) {
+			return nil, false, fmt.Errorf("animation %q: %d frames of %d vertices are more than meshrig holds; sample at a lower rate",
+				c.name, total, len(rest.Verts))
+		}
+		s.StartClip(c.name, rate)
+		frames := make([][]linalg.Vec3, len(times))
+		mats := make([][]linalg.Affine, len(times))
+		kept := make([]bool, len(times))
+		par.For(len(times), 1, func(lo, hi int) {
+			for f := lo; f < hi; f++ {
+				var global []linalg.Affine
+				frames[f], global = ev.frame(c, times[f])
+				if truth != nil {
+					mats[f] = truth.frameMats(global)
+					kept[f] = truth.reproduces(mats[f], frames[f])
+				}
+			}
+		})
+		for f, v := range frames {
+			if err := s.AddFrame(v, fmt.Sprintf("%s@%.4gs", c.name, times[f])); err != nil {
+				return nil, false, err
+			}
+			if !kept[f] {
+				truth = nil
+			}
+		}
+		if truth != nil {
+			truth.addClip(c.name, rate, mats)
+		}
+	}
+	return s, truth != nil, nil
 }
 
 // combinedFaces returns the scene's triangles over the combined vertices.
@@ -219,6 +273,6 @@ func combinedFaces(prims []prim) [][]int {
 
 // restMesh builds the combined bind-pose mesh.
 func (ev *evaluator) restMesh() (*mesh.Mesh, error) {
-	verts := ev.pose(ev.g.rest, nil, true)
+	verts := ev.pose(ev.g.globals(ev.g.rest), nil, true)
 	return mesh.New(verts, combinedFaces(ev.prims))
 }

@@ -60,6 +60,24 @@ func newGraph(doc *gltflib.Document) (*graph, error) {
 			g.rest[i].matrix = &a
 		}
 	}
+	// With one parent each, a node that descends from no parentless node
+	// sits on or below a cycle.
+	reached := 0
+	var stack []int
+	for i := 0; i < n; i++ {
+		if g.parent[i] < 0 {
+			stack = append(stack, i)
+		}
+	}
+	for len(stack) > 0 {
+		i := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		reached++
+		stack = append(stack, doc.Nodes[i].Children...)
+	}
+	if reached < n {
+		return nil, fmt.Errorf("%d of the %d nodes are their own ancestors (a cycle)", n-reached, n)
+	}
 	var roots []int
 	if len(doc.Scenes) > 0 {
 		sc := 0
@@ -103,9 +121,13 @@ func newGraph(doc *gltflib.Document) (*graph, error) {
 	return g, nil
 }
 
-// globals writes every scene node's global transform for the local
-// transforms local.
-func (g *graph) globals(local []trs, out []linalg.Affine) {
+// globals returns every node's global transform for the local transforms
+// local (the identity for nodes outside the scene).
+func (g *graph) globals(local []trs) []linalg.Affine {
+	out := make([]linalg.Affine, len(local))
+	for i := range out {
+		out[i] = linalg.IdentityAffine()
+	}
 	for _, i := range g.order {
 		a := local[i].affine()
 		if p := g.parent[i]; p >= 0 {
@@ -113,4 +135,5 @@ func (g *graph) globals(local []trs, out []linalg.Affine) {
 		}
 		out[i] = a
 	}
+	return out
 }

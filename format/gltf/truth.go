@@ -10,28 +10,38 @@ import (
 	"github.com/meshrig/meshrig/rig"
 )
 
-// truth turns a file's skin into a rig.Rig: ground truth for the sampled
-// sequence.
+// truth turns a file's skins into a rig.Rig: ground truth for the sampled
+// sequence. Its joints are the union of the joint nodes of every skin a
+// primitive uses, plus a still synthetic root when they form a forest or
+// an unskinned primitive hangs under no joint.
 type truth struct {
-	skel  rig.Skeleton
-	id    []rig.JointID // skin joint k → rig joint
-	skin  rig.Skin
-	mesh  *mesh.Mesh
-	clips []rig.Clip
+	skel rig.Skeleton
+	node []int           // rig joint → node; -1 for the synthetic root
+	ibm  []linalg.Affine // rig joint → inverse bind matrix
+	skin rig.Skin
+	mesh *mesh.Mesh
+	// attached are the unskinned primitives, carried rigidly by a joint:
+	// exact only while that joint moves them as their nodes do, which
+	// reproduces checks every frame.
+	attached []attachment
+	tol      float64
+	clips    []rig.Clip
 }
 
-// newTruth returns nil when the file's skin cannot reproduce every frame:
-// no skin or more than one, an unskinned primitive, or animated morph
-// weights.
-func newTruth(doc *gltflib.Document, g *graph, prims []prim, clips []clip, rest *mesh.Mesh) *truth {
-	if len(doc.Skins) != 1 {
-		return nil
-	}
-	for _, p := range prims {
-		if p.skin != 0 {
-			return nil
-		}
-	}
+// attachment is an unskinned primitive's vertex range and its joint.
+type attachment struct {
+	first, n int
+	joint    rig.JointID
+}
+
+// ibmTol is how far two skins' inverse bind matrices for one joint may
+// differ (float32 rounding of one matrix written twice).
+const ibmTol = 1e-6
+
+// newTruth returns nil when no rig can reproduce the file's frames: no
+// primitive is skinned, morph weights are animated, two skins disagree on
+// a joint's inverse bind matrix, or one is singular.
+func newTruth(doc *gltflib.Document, ev *evaluator, clips []clip, rest *mesh.Mesh) *truth {
 	for _, c := range clips {
 		for _, ch := range c.channels {
 			if ch.path == gltflib.TRSWeights {
@@ -39,84 +49,194 @@ func newTruth(doc *gltflib.Document, g *graph, prims []prim, clips []clip, rest 
 			}
 		}
 	}
-	sk := doc.Skins[0]
-	k := len(sk.Joints)
-	slot := make(map[int]int, k)
-	for j, node := range sk.Joints {
-		if _, dup := slot[node]; dup {
-			return nil
+	// Union of the used skins' joints, by node.
+	slot := map[int]int{}
+	t := &truth{mesh: rest}
+	skinSlot := make([][]int, len(doc.Skins))
+	for _, p := range ev.prims {
+		if p.skin < 0 || skinSlot[p.skin] != nil {
+			continue
 		}
-		slot[node] = j
+		joints := doc.Skins[p.skin].Joints
+		skinSlot[p.skin] = make([]int, len(joints))
+		for k, node := range joints {
+			m := ev.ibm[p.skin][k]
+			if u, ok := slot[node]; ok {
+				if !closeAffine(t.ibm[u], m) {
+					return nil
+				}
+				skinSlot[p.skin][k] = u
+				continue
+			}
+			slot[node] = len(t.node)
+			skinSlot[p.skin][k] = len(t.node)
+			t.node = append(t.node, node)
+			t.ibm = append(t.ibm, m)
+		}
 	}
-	ev, err := newEvaluator(doc, g, prims)
-	if err != nil {
+	k := len(t.node)
+	if k == 0 {
 		return nil
+	}
+	// nearest returns the nearest joint at or above node, or -1.
+	nearest := func(node int) int {
+		for a := node; a >= 0; a = ev.g.parent[a] {
+			if s, ok := slot[a]; ok {
+				return s
+			}
+		}
+		return -1
 	}
 	joints := make([]rig.Joint, k, k+1)
 	names := map[string]bool{}
 	roots := 0
-	for j, node := range sk.Joints {
+	for j, node := range t.node {
 		parent := rig.NoParent
-		for a := g.parent[node]; a >= 0; a = g.parent[a] {
-			if s, ok := slot[a]; ok {
+		if p := ev.g.parent[node]; p >= 0 {
+			if s := nearest(p); s >= 0 {
 				parent = rig.JointID(s)
-				break
 			}
 		}
 		if parent == rig.NoParent {
 			roots++
 		}
-		bind, ok := ev.ibm[0][j].Inverse()
-		if !ok {
+		bind, ok := t.ibm[j].Inverse()
+		if !ok || !bind.T.IsFinite() {
 			return nil
 		}
-		name := doc.Nodes[node].Name
-		if name == "" || names[name] {
-			name = fmt.Sprintf("joint_%d", j)
-		}
-		names[name] = true
-		joints[j] = rig.Joint{Name: name, Parent: parent, Head: bind.T}
+		joints[j] = rig.Joint{Name: unique(names, doc.Nodes[node].Name, fmt.Sprintf("joint_%d", node)), Parent: parent, Head: bind.T}
 	}
-	if roots > 1 {
-		// A forest: hang its trees under a still root at the origin.
-		name := "root"
-		for names[name] {
-			name += "_"
+	// Unskinned primitives ride on their node's nearest joint, or on a
+	// still root.
+	type pending struct {
+		first, n, slot int
+	}
+	var loose []pending
+	stillRoot := roots > 1
+	for _, p := range ev.prims {
+		if p.skin >= 0 {
+			continue
 		}
+		s := nearest(p.node)
+		stillRoot = stillRoot || s < 0
+		loose = append(loose, pending{p.first, len(p.pos), s})
+	}
+	if stillRoot {
 		for j := range joints {
 			if joints[j].Parent == rig.NoParent {
 				joints[j].Parent = rig.JointID(k)
 			}
 		}
-		joints = append(joints, rig.Joint{Name: name, Parent: rig.NoParent})
+		joints = append(joints, rig.Joint{Name: unique(names, "root", "root"), Parent: rig.NoParent})
+		t.node = append(t.node, -1)
+		t.ibm = append(t.ibm, linalg.IdentityAffine())
 	}
 	skel, perm, err := rig.Reorder(joints)
 	if err != nil {
 		return nil
 	}
-	t := &truth{skel: skel, id: perm, mesh: rest}
-	for _, p := range prims {
-		for _, in := range p.skinW {
+	t.skel = skel
+	// Reorder the per-joint tables to the skeleton's order.
+	node, ibm := make([]int, len(t.node)), make([]linalg.Affine, len(t.ibm))
+	for old, nw := range perm {
+		node[nw], ibm[nw] = t.node[old], t.ibm[old]
+	}
+	t.node, t.ibm = node, ibm
+	t.skin = make(rig.Skin, len(rest.Verts))
+	for _, p := range ev.prims {
+		if p.skin < 0 {
+			continue
+		}
+		for i, in := range p.skinW {
 			for s := range in.Joint {
-				in.Joint[s] = perm[in.Joint[s]]
+				in.Joint[s] = perm[skinSlot[p.skin][in.Joint[s]]]
 			}
-			t.skin = append(t.skin, in)
+			t.skin[p.first+i] = in
 		}
 	}
+	for _, l := range loose {
+		j := rig.JointID(0) // the still root, first after Reorder
+		if l.slot >= 0 {
+			j = perm[l.slot]
+		}
+		for i := l.first; i < l.first+l.n; i++ {
+			t.skin[i] = rig.Influence{Joint: [rig.MaxInfluences]rig.JointID{j}, Weight: [rig.MaxInfluences]float64{1}}
+		}
+		t.attached = append(t.attached, attachment{l.first, l.n, j})
+	}
+	t.tol = 1e-5 * mesh.Diagonal(rest.Verts)
 	return t
 }
 
-// addClip converts the sampled skinning matrices of one clip.
+// unique returns name (or alt when name is empty), suffixed with
+// underscores until it is not in names, and records it.
+func unique(names map[string]bool, name, alt string) string {
+	if name == "" {
+		name = alt
+	}
+	for names[name] {
+		name += "_"
+	}
+	names[name] = true
+	return name
+}
+
+// closeAffine compares inverse bind matrices entry by entry, relative to
+// their size.
+func closeAffine(a, b linalg.Affine) bool {
+	x, y := a.Mat4(), b.Mat4()
+	for i := range x {
+		d := x[i] - y[i]
+		scale := 1 + max(abs(x[i]), abs(y[i]))
+		if abs(d) > ibmTol*scale {
+			return false
+		}
+	}
+	return true
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// frameMats returns the skinning matrix G_j·IBM_j of every rig joint for
+// the nodes' global transforms (the identity for the still root).
+func (t *truth) frameMats(global []linalg.Affine) []linalg.Affine {
+	out := make([]linalg.Affine, len(t.node))
+	for j, node := range t.node {
+		if node < 0 {
+			out[j] = linalg.IdentityAffine()
+			continue
+		}
+		out[j] = global[node].Mul(t.ibm[j])
+	}
+	return out
+}
+
+// reproduces reports whether the joints carrying unskinned primitives
+// move them to where their nodes put them in this frame.
+func (t *truth) reproduces(mats []linalg.Affine, verts []linalg.Vec3) bool {
+	for _, a := range t.attached {
+		m := mats[a.joint]
+		for i := a.first; i < a.first+a.n; i++ {
+			if m.Apply(t.mesh.Verts[i]).Dist(verts[i]) > t.tol {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// addClip converts the sampled skinning matrices of one clip
+// (mats[f][j] for frame f, rig joint j).
 func (t *truth) addClip(name string, fps float64, mats [][]linalg.Affine) {
 	n := t.skel.Len()
-	flat := make([]linalg.Affine, len(mats)*n)
-	for f, m := range mats {
-		for j := range flat[f*n : (f+1)*n] {
-			flat[f*n+j] = linalg.IdentityAffine() // a synthetic root stays put
-		}
-		for k, a := range m {
-			flat[f*n+int(t.id[k])] = a
-		}
+	flat := make([]linalg.Affine, 0, len(mats)*n)
+	for _, m := range mats {
+		flat = append(flat, m...)
 	}
 	t.clips = append(t.clips, rig.ClipFromSkinMatrices(&t.skel, name, fps, len(mats), flat))
 }

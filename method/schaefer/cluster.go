@@ -100,7 +100,7 @@ func (c *clustering) mergedError(a, b int32) float64 {
 // again, when they reach the top (the lazy "dirty edge" rule). links adds
 // edges between faces of separate shells. It returns each face's cluster
 // as 0…k-1.
-func clusterFaces(ctx context.Context, refs []ref, frames int, faceAdj [][2]int32, target int, maxErr float64, progress func(done, total int)) ([]int32, int, error) {
+func clusterFaces(ctx context.Context, refs []ref, frames int, faceAdj [][2]int32, target int, maxErr float64, cap int, progress func(done, total int)) ([]int32, int, error) {
 	nf := len(refs) / frames
 	c := &clustering{f: frames, refs: refs, parent: make([]int32, nf), version: make([]int32, nf), adj: make([][]int32, nf), count: nf}
 	for i := range c.parent {
@@ -149,7 +149,7 @@ func clusterFaces(ctx context.Context, refs []ref, frames int, faceAdj [][2]int3
 			continue
 		}
 		grown := total + e.cost - own[a] - own[b]
-		if target <= 0 && grown > maxErr*area {
+		if target <= 0 && grown > maxErr*area && (cap <= 0 || c.count <= cap) {
 			break
 		}
 		c.merge(a, b)

@@ -11,6 +11,9 @@ type Options struct {
 	// its poses worse than this RMS distance, in percent of the rest
 	// pose's bounding-box diagonal. Default 0.6 (used when Bones is 0).
 	Tolerance float64
+	// MaxBones keeps merging past Tolerance while more clusters than this
+	// remain (used when Bones is 0). Default 40; negative disables.
+	MaxBones int
 	// Lloyd runs this many Lloyd refinement passes over the clusters.
 	Lloyd int
 	// MaxInfluences per vertex, 1 to 4. Default 4.
@@ -31,6 +34,9 @@ type Options struct {
 func (o Options) withDefaults() Options {
 	if o.Tolerance <= 0 {
 		o.Tolerance = 0.6
+	}
+	if o.MaxBones == 0 {
+		o.MaxBones = 40
 	}
 	if o.MaxInfluences <= 0 || o.MaxInfluences > 4 {
 		o.MaxInfluences = 4

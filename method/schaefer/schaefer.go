@@ -41,7 +41,7 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 	refs := faceREFs(c, s.Rest.Tris)
 	d := mesh.Diagonal(c.Rest) // in unit-sphere units
 	maxErr := math.Pow(opt.Tolerance/100*d, 2) * float64(c.F)
-	faceBone, nb, err := clusterFaces(ctx, refs, c.F, faceGraph(s.Rest, top), opt.Bones, maxErr,
+	faceBone, nb, err := clusterFaces(ctx, refs, c.F, faceGraph(s.Rest, top), opt.Bones, maxErr, opt.MaxBones,
 		func(done, total int) { opt.Progress.Report("face clustering", done, total) })
 	if err != nil {
 		return nil, err

@@ -82,7 +82,7 @@ func TestClusteringStopsAtTarget(t *testing.T) {
 	m := &skinning.Model{N: s.N(), F: s.F(), Rest: us.To(nil, s.Rest.Verts), Frames: us.To(nil, s.Frames)}
 	top := mesh.NewTopology(s.Rest)
 	for _, target := range []int{1, 3, 10} {
-		label, k, err := clusterFaces(context.Background(), faceREFs(m, s.Rest.Tris), m.F, faceGraph(s.Rest, top), target, 0, nil)
+		label, k, err := clusterFaces(context.Background(), faceREFs(m, s.Rest.Tris), m.F, faceGraph(s.Rest, top), target, 0, 0, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -255,7 +255,7 @@ func BenchmarkFaceClusteringHorse(b *testing.B) {
 	b.ResetTimer()
 	for b.Loop() {
 		refs := faceREFs(m, s.Rest.Tris)
-		if _, _, err := clusterFaces(context.Background(), refs, m.F, graph, 27, 0, nil); err != nil {
+		if _, _, err := clusterFaces(context.Background(), refs, m.F, graph, 27, 0, 0, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
