@@ -97,6 +97,9 @@ func rootBone(rest *mesh.Mesh, faceBone []int32, bones int) int32 {
 // min-weight average of the vertices dominated by a or b, then Eq. 6
 // moves it by the least-norm v minimizing Σ_k |(M_a,k − M_b,k)(x̂ + v)|²,
 // through a pseudo-inverse, so a hinge keeps x̂'s position along its axis.
+// Directions whose eigenvalue is under a fifth of the largest count as
+// undetermined too: a joint that barely bends that way would otherwise be
+// thrown far off the surface by noise.
 func jointPosition(m *skinning.Model, a, b int32, fallback linalg.Vec3) linalg.Vec3 {
 	var xhat linalg.Vec3
 	var sum float64
@@ -139,8 +142,8 @@ func jointPosition(m *skinning.Model, a, b int32, fallback linalg.Vec3) linalg.V
 	vals, vecs := linalg.SymEigen3(A)
 	var v linalg.Vec3
 	for k := 0; k < 3; k++ {
-		if vals[k] <= 1e-3*vals[0] || vals[k] <= 0 {
-			continue // along a hinge axis: no information, keep x̂
+		if vals[k] <= 2e-1*vals[0] || vals[k] <= 0 {
+			continue // along a hinge axis (or nearly): keep x̂ there
 		}
 		e := vecs.Col(k)
 		v = v.Add(e.Scale(e.Dot(rhs) / vals[k]))
