@@ -23,6 +23,9 @@ type Report struct {
 	RMSEPercent float64 `json:"rmse_percent"`
 	MaxPercent  float64 `json:"max_percent"`
 	NormalRMS   float64 `json:"normal_rms"`
+	// ACCUPercent is de Aguiar et al. 2008's accuracy: the mean vertex
+	// distance in percent of the rest pose's longest bounding-box side.
+	ACCUPercent float64 `json:"accu_percent"`
 	// JointErrorPercent is set when a ground-truth skeleton is known.
 	JointErrorPercent *float64 `json:"joint_error_percent,omitempty"`
 	// FrameRMSEPercent is the RMSE% of each frame on its own.
@@ -77,6 +80,7 @@ func Compare(s *seq.Sequence, r *rig.Rig) (Report, error) {
 		d = 1
 	}
 	sq := make([]float64, nf)
+	sum := make([]float64, nf)
 	mx := make([]float64, nf)
 	nsq := make([]float64, nf)
 	ncount := make([]int, nf)
@@ -89,6 +93,7 @@ func Compare(s *seq.Sequence, r *rig.Rig) (Report, error) {
 			for i := range want {
 				e := got[i].Sub(want[i]).Norm2()
 				sq[f] += e
+				sum[f] += math.Sqrt(e)
 				mx[f] = math.Max(mx[f], e)
 			}
 			na = mesh.FaceNormals(na, got, r.Mesh.Tris)
@@ -104,16 +109,21 @@ func Compare(s *seq.Sequence, r *rig.Rig) (Report, error) {
 	})
 	rep := Report{Vertices: n, Frames: nf, Bones: Bones(r), Joints: r.Skeleton.Len(), Diagonal: d,
 		FrameRMSEPercent: make([]float64, nf)}
-	var all, nall float64
+	var all, nall, dist float64
 	var nc int
 	for f := 0; f < nf; f++ {
 		all += sq[f]
+		dist += sum[f]
 		nall += nsq[f]
 		nc += ncount[f]
 		rep.MaxPercent = math.Max(rep.MaxPercent, 100*math.Sqrt(mx[f])/d)
 		rep.FrameRMSEPercent[f] = 100 * math.Sqrt(sq[f]/float64(n)) / d
 	}
 	rep.RMSEPercent = 100 * math.Sqrt(all/float64(n*nf)) / d
+	lo, hi := mesh.Bounds(s.Rest.Verts)
+	if side := math.Max(hi[0]-lo[0], math.Max(hi[1]-lo[1], hi[2]-lo[2])); side > 0 {
+		rep.ACCUPercent = 100 * dist / float64(n*nf) / side
+	}
 	if nc > 0 {
 		rep.NormalRMS = math.Sqrt(nall / float64(nc))
 	}

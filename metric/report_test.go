@@ -42,6 +42,10 @@ func TestCompareKnownAnswer(t *testing.T) {
 	if math.Abs(rep.RMSEPercent-wantRMSE) > 1e-12 {
 		t.Errorf("RMSE%% = %v, want %v", rep.RMSEPercent, wantRMSE)
 	}
+	// One of 8 vertex-frames off by 0.1; the longest side is 1.
+	if want := 100 * 0.1 / 8; math.Abs(rep.ACCUPercent-want) > 1e-12 {
+		t.Errorf("ACCU%% = %v, want %v", rep.ACCUPercent, want)
+	}
 	if want := 100 * 0.1 / d; math.Abs(rep.MaxPercent-want) > 1e-12 {
 		t.Errorf("Max%% = %v, want %v", rep.MaxPercent, want)
 	}
