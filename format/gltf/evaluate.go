@@ -54,9 +54,9 @@ func newEvaluator(doc *gltflib.Document, g *graph, prims []prim) (*evaluator, er
 	return ev, nil
 }
 
-// frame evaluates clip c at time t: the posed vertices and every node's
-// global transform.
-func (ev *evaluator) frame(c *clip, t float64) ([]linalg.Vec3, []linalg.Affine) {
+// frame evaluates clip c at time t: it writes the posed vertices into out
+// and returns every node's global transform.
+func (ev *evaluator) frame(c *clip, t float64, out []linalg.Vec3) []linalg.Affine {
 	local := append([]trs(nil), ev.g.rest...)
 	var weights map[int][]float64
 	buf := make([]float64, 4)
@@ -83,16 +83,16 @@ func (ev *evaluator) frame(c *clip, t float64) ([]linalg.Vec3, []linalg.Affine) 
 		}
 	}
 	global := ev.g.globals(local)
-	return ev.pose(global, weights, false), global
+	ev.pose(global, weights, false, out)
+	return global
 }
 
-// pose returns the combined vertices for global node transforms and morph
-// weights per node (nil: the defaults). bind leaves skinned primitives in
-// their bind shape. Skinned primitives ignore their own node's transform,
-// as glTF asks.
-func (ev *evaluator) pose(global []linalg.Affine, weights map[int][]float64, bind bool) []linalg.Vec3 {
+// pose writes into out (ev.nverts long) the combined vertices for global
+// node transforms and morph weights per node (nil: the defaults). bind
+// leaves skinned primitives in their bind shape. Skinned primitives ignore
+// their own node's transform, as glTF asks.
+func (ev *evaluator) pose(global []linalg.Affine, weights map[int][]float64, bind bool, out []linalg.Vec3) {
 	mats := make([][]linalg.Affine, len(ev.doc.Skins))
-	out := make([]linalg.Vec3, ev.nverts)
 	for _, p := range ev.prims {
 		w := weights[p.node]
 		if w == nil {
@@ -135,5 +135,4 @@ func (ev *evaluator) pose(global []linalg.Affine, weights map[int][]float64, bin
 			out[p.first+i] = v
 		}
 	}
-	return out
 }

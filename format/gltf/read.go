@@ -4,8 +4,8 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"io/fs"
 	"io"
+	"io/fs"
 	"math"
 	"path"
 
@@ -221,32 +221,38 @@ func newScene(doc *gltflib.Document, opt format.SceneOptions) (*format.Scene, er
 // when not nil, receives each clip's skinning matrices; exact reports
 // whether they reproduce every frame.
 func sample(ev *evaluator, rest *mesh.Mesh, clips []clip, fps float64, truth *truth) (s *seq.Sequence, exact bool, err error) {
-	s = seq.New(rest)
+	n := len(rest.Verts)
+	times := make([][]float64, len(clips))
+	rates := make([]float64, len(clips))
 	total := 0
 	for ci := range clips {
-		c := &clips[ci]
-		times, rate := c.sampleTimes(fps)
-		total += len(times)
-		if total > maxSamples/max(len(rest.Verts), 1) {
+		times[ci], rates[ci] = clips[ci].sampleTimes(fps)
+		total += len(times[ci])
+		if total > maxSamples/max(n, 1) {
 			return nil, false, fmt.Errorf("animation %q: %d frames of %d vertices are more than meshrig holds; sample at a lower rate",
-				c.name, total, len(rest.Verts))
+				clips[ci].name, total, n)
 		}
-		s.StartClip(c.name, rate)
-		frames := make([][]linalg.Vec3, len(times))
+	}
+	s = seq.New(rest)
+	s.Frames = make([]linalg.Vec3, 0, total*n)
+	for ci := range clips {
+		c, times := &clips[ci], times[ci]
+		s.StartClip(c.name, rates[ci])
+		frames := make([]linalg.Vec3, len(times)*n)
 		mats := make([][]linalg.Affine, len(times))
 		kept := make([]bool, len(times))
 		par.For(len(times), 1, func(lo, hi int) {
 			for f := lo; f < hi; f++ {
-				var global []linalg.Affine
-				frames[f], global = ev.frame(c, times[f])
+				verts := frames[f*n : (f+1)*n]
+				global := ev.frame(c, times[f], verts)
 				if truth != nil {
 					mats[f] = truth.frameMats(global)
-					kept[f] = truth.reproduces(mats[f], frames[f])
+					kept[f] = truth.reproduces(mats[f], verts)
 				}
 			}
 		})
-		for f, v := range frames {
-			if err := s.AddFrame(v, fmt.Sprintf("%s@%.4gs", c.name, times[f])); err != nil {
+		for f := range times {
+			if err := s.AddFrame(frames[f*n:(f+1)*n], fmt.Sprintf("%s@%.4gs", c.name, times[f])); err != nil {
 				return nil, false, err
 			}
 			if !kept[f] {
@@ -254,7 +260,7 @@ func sample(ev *evaluator, rest *mesh.Mesh, clips []clip, fps float64, truth *tr
 			}
 		}
 		if truth != nil {
-			truth.addClip(c.name, rate, mats)
+			truth.addClip(c.name, rates[ci], mats)
 		}
 	}
 	return s, truth != nil, nil
@@ -273,6 +279,7 @@ func combinedFaces(prims []prim) [][]int {
 
 // restMesh builds the combined bind-pose mesh.
 func (ev *evaluator) restMesh() (*mesh.Mesh, error) {
-	verts := ev.pose(ev.g.globals(ev.g.rest), nil, true)
+	verts := make([]linalg.Vec3, ev.nverts)
+	ev.pose(ev.g.globals(ev.g.rest), nil, true, verts)
 	return mesh.New(verts, combinedFaces(ev.prims))
 }

@@ -6,7 +6,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
-	"fmt"
+	"io/fs"
 	"math"
 	"strings"
 	"testing"
@@ -15,7 +15,6 @@ import (
 	gltflib "github.com/qmuntal/gltf"
 
 	"github.com/meshrig/meshrig/format"
-	"github.com/meshrig/meshrig/internal/testrig"
 	"github.com/meshrig/meshrig/linalg"
 )
 
@@ -53,7 +52,7 @@ func (b *bin) acc(view, comp, count int, typ string, extra map[string]any) int {
 
 // doc returns the glTF JSON with the buffer as uri (a data URI when uri
 // is "").
-func (b *bin) doc(t *testing.T, uri string, rest map[string]any) []byte {
+func (b *bin) doc(t testing.TB, uri string, rest map[string]any) []byte {
 	if uri == "" {
 		uri = "data:application/octet-stream;base64," + base64.StdEncoding.EncodeToString(b.data)
 	}
@@ -82,7 +81,7 @@ const (
 // twoTriangles builds a mesh node of two primitives (one triangle each),
 // the second with a morph target lifting it by 1 in z, animated by a
 // LINEAR weights channel 0→1 over one second and a STEP translation.
-func twoTriangles(t *testing.T, uri string) ([]byte, *bin) {
+func twoTriangles(t testing.TB, uri string) ([]byte, *bin) {
 	b := &bin{}
 	p0 := b.acc(b.add([]float32{0, 0, 0, 1, 0, 0, 0, 1, 0}), cFloat, 3, "VEC3",
 		map[string]any{"min": []float64{0, 0, 0}, "max": []float64{1, 1, 0}})
@@ -151,7 +150,10 @@ func TestBufferOutsideFolderRefused(t *testing.T) {
 	}
 }
 
-func TestSparseAndNormalizedSkin(t *testing.T) {
+// sparseSkin is a triangle whose positions are a sparse accessor over
+// zeros, skinned with normalized ubyte weights to joints a (origin) and
+// b (child at x=1), which turns 90° about z over one second.
+func sparseSkin(t testing.TB) []byte {
 	b := &bin{}
 	// Base positions all zero; a sparse accessor sets vertices 1 and 2.
 	base := b.add(make([]float32, 9))
@@ -169,7 +171,7 @@ func TestSparseAndNormalizedSkin(t *testing.T) {
 	times := b.acc(b.add([]float32{0, 1}), cFloat, 2, "SCALAR", map[string]any{"min": []float64{0}, "max": []float64{1}})
 	s := math.Sqrt(0.5)
 	rots := b.acc(b.add([]float32{0, 0, 0, 1, 0, 0, float32(s), float32(s)}), cFloat, 2, "VEC4", nil)
-	doc := b.doc(t, "", map[string]any{
+	return b.doc(t, "", map[string]any{
 		"meshes": []any{map[string]any{"primitives": []any{map[string]any{
 			"attributes": map[string]any{"POSITION": pos, "JOINTS_0": joints, "WEIGHTS_0": wts}}}}},
 		"skins": []any{map[string]any{"joints": []int{1, 2}, "inverseBindMatrices": ibm}},
@@ -182,7 +184,10 @@ func TestSparseAndNormalizedSkin(t *testing.T) {
 		"animations": []any{map[string]any{"samplers": []any{map[string]any{"input": times, "output": rots}},
 			"channels": []any{map[string]any{"sampler": 0, "target": map[string]any{"node": 2, "path": "rotation"}}}}},
 	})
-	sc, err := ReadScene(fstest.MapFS{"s.gltf": {Data: doc}}, "s.gltf", format.SceneOptions{})
+}
+
+func TestSparseAndNormalizedSkin(t *testing.T) {
+	sc, err := ReadScene(fstest.MapFS{"s.gltf": {Data: sparseSkin(t)}}, "s.gltf", format.SceneOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -213,10 +218,11 @@ func TestInterpolationKnownAnswers(t *testing.T) {
 		times: []float64{0, 1, 3}, values: []float64{0, 10, 30}}
 	step := lin
 	step.interp = gltflib.InterpolationStep
-	// CUBICSPLINE keys (in-tangent, value, out-tangent): p(t) = t² on [0,2]
-	// has p'(0)=0, p'(2)=4; Hermite reproduces it exactly.
+	// CUBICSPLINE keys (in-tangent, value, out-tangent) of p(t) = t² at
+	// t = 0, 1, 3: tangents p' = 2t, scaled by each interval inside the
+	// Hermite form, which reproduces a quadratic exactly.
 	cubic := channel{path: gltflib.TRSTranslation, interp: gltflib.InterpolationCubicSpline, ncomp: 1,
-		times: []float64{0, 2}, values: []float64{0, 0, 0, 4, 4, 4}}
+		times: []float64{0, 1, 3}, values: []float64{0, 0, 0, 2, 1, 2, 6, 9, 6}}
 	rot := channel{path: gltflib.TRSRotation, interp: gltflib.InterpolationLinear, ncomp: 4,
 		times: []float64{0, 1}, values: []float64{0, 0, 0, 1, 0, 0, 1, 0}}
 	out := make([]float64, 4)
@@ -231,8 +237,14 @@ func TestInterpolationKnownAnswers(t *testing.T) {
 		{"linear before", &lin, -1, 0},
 		{"linear after", &lin, 9, 30},
 		{"step between", &step, 2.9, 10},
-		{"cubic mid", &cubic, 1, 1},
+		{"step at key", &step, 1, 10},
+		{"step just before key", &step, 0.999, 0},
+		{"cubic at first key", &cubic, 0, 0},
+		{"cubic at middle key", &cubic, 1, 1},
+		{"cubic at last key", &cubic, 3, 9},
 		{"cubic quarter", &cubic, 0.5, 0.25},
+		{"cubic in the long interval", &cubic, 2, 4},
+		{"cubic in the long interval, off centre", &cubic, 2.5, 6.25},
 	} {
 		tc.ch.sample(tc.t, out)
 		if math.Abs(out[0]-tc.want) > 1e-12 {
@@ -245,25 +257,134 @@ func TestInterpolationKnownAnswers(t *testing.T) {
 	if math.Abs(q.Angle()-math.Pi/2) > 1e-9 || math.Abs(math.Abs(q.Z)-math.Sqrt(0.5)) > 1e-9 {
 		t.Errorf("slerp half-way = %+v", q)
 	}
+	// Slerp at a quarter keeps a constant angular speed: 45° (nlerp would
+	// give 53°).
+	rot.sample(0.25, out)
+	if a := quat(out).Angle(); math.Abs(a-math.Pi/4) > 1e-9 {
+		t.Errorf("slerp at a quarter turns %v°, want 45°", a*180/math.Pi)
+	}
+	// CUBICSPLINE rotations come out unit length: with zero tangents the
+	// midpoint of identity and 180° about z is (0,0,½,½) before normalizing.
+	crot := channel{path: gltflib.TRSRotation, interp: gltflib.InterpolationCubicSpline, ncomp: 4,
+		times: []float64{0, 1}, values: make([]float64, 24)}
+	copy(crot.values[4:8], []float64{0, 0, 0, 1})
+	copy(crot.values[16:20], []float64{0, 0, 1, 0})
+	crot.sample(0.5, out)
+	if n := math.Sqrt(out[0]*out[0] + out[1]*out[1] + out[2]*out[2] + out[3]*out[3]); math.Abs(n-1) > 1e-12 || math.Abs(out[2]-math.Sqrt(0.5)) > 1e-12 {
+		t.Errorf("cubic rotation midpoint %v, want (0,0,√½,√½)", out)
+	}
+}
+
+// cubicScene is one triangle whose node follows p(t) = (t², 0, 0) through
+// CUBICSPLINE keys at t = 0, 1, 3.
+func cubicScene(t testing.TB) []byte {
+	b := &bin{}
+	pos := b.f32("VEC3", 0, 0, 0, 1, 0, 0, 0, 1, 0)
+	times := b.f32("SCALAR", 0, 1, 3)
+	out := b.f32("VEC3", 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0, 0, 1, 0, 0, 2, 0, 0, 6, 0, 0, 9, 0, 0, 6, 0, 0)
+	return b.doc(t, "", map[string]any{
+		"meshes": []any{map[string]any{"primitives": []any{map[string]any{"attributes": map[string]any{"POSITION": pos}}}}},
+		"nodes":  []any{map[string]any{"mesh": 0}},
+		"scenes": []any{map[string]any{"nodes": []int{0}}},
+		"animations": []any{map[string]any{"name": "square",
+			"samplers": []any{map[string]any{"input": times, "output": out, "interpolation": "CUBICSPLINE"}},
+			"channels": []any{map[string]any{"sampler": 0, "target": map[string]any{"node": 0, "path": "translation"}}}}},
+	})
+}
+
+func TestCubicSplineFile(t *testing.T) {
+	sc := readMap(t, cubicScene(t), format.SceneOptions{FPS: 2})
+	s := sc.Sequence
+	if s.F() != 7 || s.Clips[0].FPS != 2 || s.Clips[0].Name != "square" {
+		t.Fatalf("F=%d clips %+v, want 7 frames of \"square\" at 2 fps", s.F(), s.Clips)
+	}
+	for f := 0; f < s.F(); f++ {
+		tm := float64(f) / 2
+		if got := s.Frame(f)[0]; got.Dist(linalg.Vec3{tm * tm, 0, 0}) > 1e-6 {
+			t.Errorf("t=%v: vertex 1 at %v, want (%v,0,0)", tm, got, tm*tm)
+		}
+	}
+	if sc.Rig != nil {
+		t.Error("an unskinned file has no ground-truth rig")
+	}
+	// Uneven keys and no rate asked: 30 fps from the first to the last key.
+	if s := readMap(t, cubicScene(t), format.SceneOptions{}).Sequence; s.F() != 91 || s.Clips[0].FPS != 30 {
+		t.Errorf("default sampling: %d frames at %v fps, want 91 at 30", s.F(), s.Clips[0].FPS)
+	}
+}
+
+// toGLB converts a .gltf with one data-URI buffer into a GLB.
+func toGLB(t testing.TB, gltfJSON []byte) []byte {
+	doc := new(gltflib.Document)
+	if err := gltflib.NewDecoder(bytes.NewReader(gltfJSON)).Decode(doc); err != nil {
+		t.Fatal(err)
+	}
+	doc.Buffers[0].URI = ""
+	var out bytes.Buffer
+	enc := gltflib.NewEncoder(&out)
+	enc.AsBinary = true
+	if err := enc.Encode(doc); err != nil {
+		t.Fatal(err)
+	}
+	return out.Bytes()
+}
+
+// mutate returns a .gltf document changed by edit.
+func mutate(t *testing.T, gltfJSON []byte, edit func(d map[string]any)) []byte {
+	var d map[string]any
+	if err := json.Unmarshal(gltfJSON, &d); err != nil {
+		t.Fatal(err)
+	}
+	edit(d)
+	out, err := json.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// item returns element k of the top-level array key of a decoded document.
+func item(d map[string]any, key string, k int) map[string]any {
+	return d[key].([]any)[k].(map[string]any)
 }
 
 func TestBadFiles(t *testing.T) {
-	var glb bytes.Buffer
-	if err := Write(&glb, testrig.Tube(t, 3, linalg.Vec3{}), format.WriteOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	full := glb.Bytes()
+	full := toGLB(t, armScene(t, 1, nil))
+	// A GLB cut short whose header was fixed up to match: the binary
+	// chunk's own length still tells.
+	cut := append([]byte(nil), full[:len(full)-40]...)
+	binary.LittleEndian.PutUint32(cut[8:], uint32(len(cut)))
+	cubic := cubicScene(t)
 	cases := map[string]struct {
 		data []byte
 		want error
+		msg  string // a part of the error message
 	}{
-		"truncated GLB":      {full[:len(full)/2], format.ErrTruncated},
-		"truncated header":   {full[:30], format.ErrTruncated},
-		"empty":              {nil, nil},
-		"not json":           {[]byte("hello"), nil},
-		"no meshes":          {[]byte(`{"asset":{"version":"2.0"}}`), format.ErrNoFrames},
-		"bad accessor index": {[]byte(`{"asset":{"version":"2.0"},"meshes":[{"primitives":[{"attributes":{"POSITION":7}}]}],"nodes":[{"mesh":0}]}`), nil},
-		"cycle":              {[]byte(`{"asset":{"version":"2.0"},"nodes":[{"children":[1]},{"children":[0]}]}`), nil},
+		"truncated GLB":          {full[:len(full)/2], format.ErrTruncated, "at byte"},
+		"truncated header":       {full[:10], format.ErrTruncated, "GLB header"},
+		"truncated binary chunk": {cut, format.ErrTruncated, "chunk at byte"},
+		"GLB version 1":          {append([]byte("glTF\x01\x00\x00\x00"), full[8:]...), format.ErrUnsupported, "version 1"},
+		"empty":                  {nil, nil, "glTF"},
+		"not json":               {[]byte("hello"), nil, "not a valid glTF"},
+		"no meshes":              {[]byte(`{"asset":{"version":"2.0"}}`), format.ErrNoFrames, "no triangle mesh"},
+		"bad accessor index":     {[]byte(`{"asset":{"version":"2.0"},"meshes":[{"primitives":[{"attributes":{"POSITION":7}}]}],"nodes":[{"mesh":0}]}`), nil, "accessor 7 does not exist"},
+		"cycle":                  {[]byte(`{"asset":{"version":"2.0"},"nodes":[{"children":[1]},{"children":[0]}]}`), nil, "cycle"},
+		"two parents":            {[]byte(`{"asset":{"version":"2.0"},"nodes":[{"children":[2]},{"children":[2]},{}]}`), nil, "more than one parent"},
+		"huge count":             {mutate(t, cubic, func(d map[string]any) { item(d, "accessors", 0)["count"] = 1 << 62 }), nil, "count"},
+		"huge byte offset":       {mutate(t, cubic, func(d map[string]any) { item(d, "accessors", 0)["byteOffset"] = 1 << 62 }), nil, "overrun"},
+		"huge view offset":       {mutate(t, cubic, func(d map[string]any) { item(d, "bufferViews", 0)["byteOffset"] = 1 << 62 }), format.ErrTruncated, "overruns buffer"},
+		"short buffer":           {mutate(t, cubic, func(d map[string]any) { item(d, "buffers", 0)["byteLength"] = 1 << 20 }), format.ErrTruncated, "holds"},
+		"cubic output too short": {mutate(t, cubic, func(d map[string]any) { item(d, "accessors", 2)["count"] = 8 }), nil, "output values"},
+		"key times decrease": {mutate(t, cubic, func(d map[string]any) { // times 1, 0, 0 from the positions
+			item(d, "accessors", 1)["bufferView"], item(d, "accessors", 1)["byteOffset"] = 0, 12
+		}), nil, "decrease"},
+		"missing sampler":       {mutate(t, cubic, func(d map[string]any) { item(item(d, "animations", 0), "channels", 0)["sampler"] = 3 }), nil, "sampler 3 does not exist"},
+		"index out of range":    {mutate(t, armScene(t, 1, nil), func(d map[string]any) { item(d, "accessors", 0)["count"] = 4 }), nil, "index 4 out of range"},
+		"joint out of range":    {mutate(t, armScene(t, 1, nil), func(d map[string]any) { item(d, "skins", 0)["joints"] = []int{0} }), nil, "joint 1 out of range"},
+		"skin joint missing":    {mutate(t, armScene(t, 1, nil), func(d map[string]any) { item(d, "skins", 0)["joints"] = []int{0, 9} }), nil, "joint node 9 does not exist"},
+		"too few bind matrices": {mutate(t, armScene(t, 1, nil), func(d map[string]any) { item(d, "skins", 0)["joints"] = []int{0, 1, 2} }), nil, "inverse bind matrices"},
+		"non-finite position":   {nonFinite(t), nil, "non-finite"},
+		"scene missing":         {mutate(t, cubic, func(d map[string]any) { d["scene"] = 4 }), nil, "scene 4 does not exist"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -274,43 +395,65 @@ func TestBadFiles(t *testing.T) {
 			if tc.want != nil && !errors.Is(err, tc.want) {
 				t.Fatalf("err = %v, want %v", err, tc.want)
 			}
+			if !strings.Contains(err.Error(), tc.msg) {
+				t.Fatalf("err = %v, want it to say %q", err, tc.msg)
+			}
 		})
-	}
-	// Asking for a clip the file lacks names the ones it has.
-	doc, _ := twoTriangles(t, "")
-	_, err := ReadScene(fstest.MapFS{"a.gltf": {Data: doc}}, "a.gltf", format.SceneOptions{Clip: "walk"})
-	if err == nil || !strings.Contains(err.Error(), "lift") {
-		t.Errorf("missing clip: %v", err)
 	}
 }
 
-func FuzzReadScene(f *testing.F) {
-	var glb bytes.Buffer
-	if err := Write(&glb, testrig.Tube(f, 2, linalg.Vec3{}), format.WriteOptions{}); err != nil {
-		f.Fatal(err)
-	}
-	f.Add(glb.Bytes())
-	doc, _ := twoTriangles(&testing.T{}, "")
-	f.Add(doc)
-	f.Add([]byte(`{"asset":{"version":"2.0"}}`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		sc, err := ReadScene(fstest.MapFS{"x.glb": {Data: data}}, "x.glb", format.SceneOptions{FPS: 10})
-		if err != nil {
-			return
-		}
-		if err := sc.Mesh.Validate(); err != nil {
-			t.Fatalf("invalid mesh accepted: %v", err)
-		}
-		if sc.Sequence != nil {
-			if err := sc.Sequence.Validate(); err != nil {
-				t.Fatalf("invalid sequence: %v", err)
-			}
-		}
-		if sc.Rig != nil {
-			if err := sc.Rig.Validate(); err != nil {
-				t.Fatalf("invalid rig: %v", err)
-			}
-		}
-		_ = fmt.Sprint(sc.Mesh.NumPolys())
+// nonFinite is cubicScene with a NaN in its first vertex.
+func nonFinite(t *testing.T) []byte {
+	b := &bin{}
+	pos := b.f32("VEC3", float32(math.NaN()), 0, 0, 1, 0, 0, 0, 1, 0)
+	return b.doc(t, "", map[string]any{
+		"meshes": []any{map[string]any{"primitives": []any{map[string]any{"attributes": map[string]any{"POSITION": pos}}}}},
+		"nodes":  []any{map[string]any{"mesh": 0}},
 	})
+}
+
+func TestOptionsErrors(t *testing.T) {
+	doc, _ := twoTriangles(t, "")
+	fsys := fstest.MapFS{"a.gltf": {Data: doc}}
+	// Asking for a clip the file lacks names the ones it has.
+	_, err := ReadScene(fsys, "a.gltf", format.SceneOptions{Clip: "walk"})
+	if err == nil || !strings.Contains(err.Error(), "lift") {
+		t.Errorf("missing clip: %v", err)
+	}
+	for _, fps := range []float64{-1, math.NaN(), math.Inf(1)} {
+		if _, err := ReadScene(fsys, "a.gltf", format.SceneOptions{FPS: fps}); err == nil {
+			t.Errorf("FPS %v accepted", fps)
+		}
+	}
+	if _, err := ReadScene(fsys, "missing.gltf", format.SceneOptions{}); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("missing file: %v", err)
+	}
+	// A .gltf whose buffer file is absent says which.
+	ext, _ := twoTriangles(t, "data.bin")
+	_, err = ReadScene(fstest.MapFS{"a.gltf": {Data: ext}}, "a.gltf", format.SceneOptions{})
+	if err == nil || !strings.Contains(err.Error(), "data.bin") {
+		t.Errorf("missing buffer file: %v", err)
+	}
+}
+
+// TestClipNames: unnamed animations are clip_K, repeated names get a
+// suffix, and opt.Clip keeps one.
+func TestClipNames(t *testing.T) {
+	doc := mutate(t, cubicScene(t), func(d map[string]any) {
+		an := item(d, "animations", 0)
+		unnamed := map[string]any{"samplers": an["samplers"], "channels": an["channels"]}
+		d["animations"] = []any{an, an, unnamed}
+	})
+	sc := readMap(t, doc, format.SceneOptions{FPS: 1})
+	var names []string
+	for _, c := range sc.Sequence.Clips {
+		names = append(names, c.Name)
+	}
+	if strings.Join(names, ",") != "square,square_2,clip_2" {
+		t.Errorf("clip names %q, want square, square_2, clip_2", names)
+	}
+	one := readMap(t, doc, format.SceneOptions{FPS: 1, Clip: "square_2"})
+	if len(one.Sequence.Clips) != 1 || one.Sequence.F() != 4 {
+		t.Errorf("opt.Clip kept %+v", one.Sequence.Clips)
+	}
 }

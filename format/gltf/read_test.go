@@ -2,9 +2,16 @@ package gltf
 
 import (
 	"bytes"
+	"fmt"
+	"math"
+	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"testing/fstest"
+
+	gltflib "github.com/qmuntal/gltf"
+	"github.com/qmuntal/gltf/modeler"
 
 	"github.com/meshrig/meshrig/format"
 	"github.com/meshrig/meshrig/internal/shareddata"
@@ -18,33 +25,57 @@ import (
 func TestRealCharacters(t *testing.T) {
 	cases := []struct {
 		file          string
+		opt           format.SceneOptions
 		verts, joints int
 		clips         []string
 	}{
-		{"CesiumMan.glb", 3273, 19, nil},
-		{"Fox.glb", 1728, 24, []string{"Survey", "Walk", "Run"}},
-		{"RiggedSimple.glb", 0, 0, nil},
+		{"CesiumMan.glb", format.SceneOptions{}, 3273, 19, []string{"Anim_0"}},
+		{"Fox.glb", format.SceneOptions{}, 1728, 24, []string{"Survey", "Walk", "Run"}},
+		{"Fox.glb", format.SceneOptions{FPS: 50, Clip: "Walk"}, 1728, 24, []string{"Walk"}},
+		{"RiggedSimple.glb", format.SceneOptions{}, 960, 4, []string{"Anim_0_Armature"}},
 	}
 	for _, tc := range cases {
-		t.Run(tc.file, func(t *testing.T) {
+		t.Run(fmt.Sprintf("%s@%vfps", tc.file, tc.opt.FPS), func(t *testing.T) {
 			path := shareddata.Path(t, filepath.Join("gltf", tc.file))
-			sc, err := format.ReadScene(path, format.SceneOptions{})
+			sc, err := format.ReadScene(path, tc.opt)
 			if err != nil {
 				t.Fatal(err)
 			}
 			s := sc.Sequence
-			if tc.verts > 0 && s.N() != tc.verts {
+			if s.N() != tc.verts {
 				t.Errorf("%d vertices, want %d", s.N(), tc.verts)
 			}
 			if sc.Rig == nil {
 				t.Fatal("no ground-truth rig")
 			}
-			if tc.joints > 0 && sc.Rig.Skeleton.Len() != tc.joints {
+			if err := sc.Rig.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			if sc.Rig.Skeleton.Len() != tc.joints {
 				t.Errorf("%d joints, want %d", sc.Rig.Skeleton.Len(), tc.joints)
 			}
+			if len(s.Clips) != len(tc.clips) {
+				t.Fatalf("clips %+v, want %q", s.Clips, tc.clips)
+			}
+			keys := keyTimes(t, path)
 			for k, name := range tc.clips {
-				if s.Clips[k].Name != name {
-					t.Errorf("clip %d is %q, want %q", k, s.Clips[k].Name, name)
+				c := s.Clips[k]
+				if c.Name != name {
+					t.Errorf("clip %d is %q, want %q", k, c.Name, name)
+				}
+				// Every clip spans its keys: at the rate asked, else at its
+				// own keys when evenly spaced (Fox's Run has a gap), else
+				// at 30 fps.
+				times := keys[name]
+				want, fps := len(times), tc.opt.FPS
+				if fps == 0 && !evenlySpaced(times) {
+					fps = 30
+				}
+				if fps > 0 {
+					want = int((times[len(times)-1]-times[0])*fps+1e-6) + 1
+				}
+				if c.Len() != want {
+					t.Errorf("clip %q: %d frames, want %d", name, c.Len(), want)
 				}
 			}
 			rep, err := metric.Compare(s, sc.Rig)
@@ -66,12 +97,68 @@ func TestRealCharacters(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			t.Logf("%s: %d frames, %d clips; own rig RMSE%% %.2g, exported and read back RMSE%% %.2g (Max%% %.2g)",
-				tc.file, s.F(), len(s.Clips), rep.RMSEPercent, rep2.RMSEPercent, rep2.MaxPercent)
+			t.Logf("%s: %d frames, %d clips; own rig RMSE%% %.2g (Max%% %.2g), exported and read back RMSE%% %.2g (Max%% %.2g)",
+				tc.file, s.F(), len(s.Clips), rep.RMSEPercent, rep.MaxPercent, rep2.RMSEPercent, rep2.MaxPercent)
 			if rep2.RMSEPercent >= 0.01 {
 				t.Errorf("exported rig replays at RMSE%% %.4g, want < 0.01", rep2.RMSEPercent)
 			}
 		})
+	}
+}
+
+// keyTimes returns the distinct key times of every animation of a file,
+// read with qmuntal/gltf's own accessor reader.
+func keyTimes(t *testing.T, path string) map[string][]float64 {
+	doc, err := gltflib.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]float64{}
+	for _, an := range doc.Animations {
+		var all []float64
+		for _, s := range an.Samplers {
+			v, err := modeler.ReadAccessor(doc, doc.Accessors[s.Input], nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, x := range v.([]float32) {
+				all = append(all, float64(x))
+			}
+		}
+		slices.Sort(all)
+		var uniq []float64
+		for _, x := range all {
+			if len(uniq) == 0 || x-uniq[len(uniq)-1] > 1e-6 {
+				uniq = append(uniq, x)
+			}
+		}
+		out[an.Name] = uniq
+	}
+	return out
+}
+
+func evenlySpaced(times []float64) bool {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for k := 1; k < len(times); k++ {
+		lo, hi = min(lo, times[k]-times[k-1]), max(hi, times[k]-times[k-1])
+	}
+	return hi-lo < 1e-3*hi
+}
+
+// BenchmarkReadFox reads Fox.glb and samples its three clips (136 frames
+// of 1728 vertices).
+func BenchmarkReadFox(b *testing.B) {
+	path := shareddata.Path(b, filepath.Join("gltf", "Fox.glb"))
+	data, err := os.ReadFile(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	fsys := fstest.MapFS{"Fox.glb": {Data: data}}
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := ReadScene(fsys, "Fox.glb", format.SceneOptions{}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 

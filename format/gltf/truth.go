@@ -104,7 +104,9 @@ func newTruth(doc *gltflib.Document, ev *evaluator, clips []clip, rest *mesh.Mes
 		if !ok || !bind.T.IsFinite() {
 			return nil
 		}
-		joints[j] = rig.Joint{Name: unique(names, doc.Nodes[node].Name, fmt.Sprintf("joint_%d", node)), Parent: parent, Head: bind.T}
+		// Adding zero turns the −0 of negated translations into 0.
+		head := bind.T.Add(linalg.Vec3{})
+		joints[j] = rig.Joint{Name: unique(names, doc.Nodes[node].Name, fmt.Sprintf("joint_%d", node)), Parent: parent, Head: head}
 	}
 	// Unskinned primitives ride on their node's nearest joint, or on a
 	// still root.
