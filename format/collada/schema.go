@@ -2,7 +2,8 @@ package collada
 
 import "encoding/xml"
 
-// The subset of the COLLADA 1.4.1 schema meshrig writes, as typed structs.
+// The subset of the COLLADA 1.4.1 schema meshrig writes, as typed
+// structs. Field order is element order: the schema fixes it.
 
 type document struct {
 	XMLName    xml.Name        `xml:"COLLADA"`
@@ -11,8 +12,8 @@ type document struct {
 	Asset      asset           `xml:"asset"`
 	Geometries []geometry      `xml:"library_geometries>geometry"`
 	Controller []controller    `xml:"library_controllers>controller"`
-	Animations []animation     `xml:"library_animations>animation,omitempty"`
-	Clips      []animationClip `xml:"library_animation_clips>animation_clip,omitempty"`
+	Animations *animations     `xml:"library_animations"`
+	Clips      *animationClips `xml:"library_animation_clips"`
 	Scenes     []visualScene   `xml:"library_visual_scenes>visual_scene"`
 	Scene      sceneInstance   `xml:"scene"`
 }
@@ -26,8 +27,8 @@ type asset struct {
 }
 
 type unit struct {
-	Name  string  `xml:"name,attr"`
-	Meter float64 `xml:"meter,attr"`
+	Name  string `xml:"name,attr"`
+	Meter number `xml:"meter,attr"`
 }
 
 type geometry struct {
@@ -123,13 +124,24 @@ type vertexWeights struct {
 	V      string  `xml:"v"`
 }
 
+// The animation libraries are pointers so a rig without clips writes
+// none: the schema wants at least one entry in each.
+type animations struct {
+	List []animation `xml:"animation"`
+}
+
+type animationClips struct {
+	List []animationClip `xml:"animation_clip"`
+}
+
+// animation holds its sources, then all samplers, then all channels, in
+// the order the schema requires.
 type animation struct {
-	ID       string      `xml:"id,attr"`
-	Name     string      `xml:"name,attr,omitempty"`
-	Children []animation `xml:"animation,omitempty"`
-	Sources  []source    `xml:"source,omitempty"`
-	Sampler  *sampler    `xml:"sampler,omitempty"`
-	Channel  *channel    `xml:"channel,omitempty"`
+	ID       string    `xml:"id,attr"`
+	Name     string    `xml:"name,attr,omitempty"`
+	Sources  []source  `xml:"source"`
+	Samplers []sampler `xml:"sampler"`
+	Channels []channel `xml:"channel"`
 }
 
 type sampler struct {
@@ -144,9 +156,9 @@ type channel struct {
 
 type animationClip struct {
 	ID        string     `xml:"id,attr"`
-	Name      string     `xml:"name,attr"`
-	Start     float64    `xml:"start,attr"`
-	End       float64    `xml:"end,attr"`
+	Name      string     `xml:"name,attr,omitempty"`
+	Start     number     `xml:"start,attr"`
+	End       number     `xml:"end,attr"`
 	Instances []instance `xml:"instance_animation"`
 }
 
