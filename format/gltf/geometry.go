@@ -2,7 +2,6 @@ package gltf
 
 import (
 	"fmt"
-	"math"
 
 	gltflib "github.com/qmuntal/gltf"
 
@@ -277,14 +276,4 @@ func morphWeights(doc *gltflib.Document, ni int) []float64 {
 		return doc.Meshes[*nd.Mesh].Weights
 	}
 	return nil
-}
-
-// finite reports whether every value is finite.
-func finite(v []float64) bool {
-	for _, x := range v {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return false
-		}
-	}
-	return true
 }

@@ -34,19 +34,27 @@ const (
 // Every mesh primitive of the default scene drawn as triangles (strips and
 // fans are split; points and lines are skipped) joins one mesh, vertices
 // unwelded, in node order. Scene.Mesh is the bind pose: skinned meshes as
-// stored, the others placed by their nodes. Each animation (or only
-// opt.Clip) becomes one clip of Scene.Sequence, sampled from its first to
-// its last key time at opt.FPS, or at its own key times when they are
-// evenly spaced, or else at 30 fps. Sampling evaluates node translation,
-// rotation and scale channels (STEP, LINEAR with quaternion slerp,
-// CUBICSPLINE), morph target weights, and skins; frames are independent
-// and evaluated in parallel.
+// stored (with their default morph weights), the others placed by their
+// nodes. Each animation (or only opt.Clip; unnamed ones are "clip_K")
+// becomes one clip of Scene.Sequence, sampled from its first to its last
+// key time at opt.FPS, or else at its own key times when they are evenly
+// spaced, or else at 30 fps. Sampling evaluates node translation, rotation
+// and scale channels (STEP, LINEAR with quaternion slerp, CUBICSPLINE),
+// morph target weights, and skins with every JOINTS_k/WEIGHTS_k set;
+// frames are evaluated in parallel, with the same result every time.
 //
-// Scene.Rig, when not nil, is the file's own skeleton (the union of its
-// skins' joints, parents being nearest joint ancestors), weights and
-// motion, which replay every sampled frame: see newTruth for when a file
-// has none. A truncated file gives an error wrapping format.ErrTruncated,
-// a malformed one an error, never a panic.
+// Scene.Rig is the file's own skeleton, weights and motion when they
+// replay every sampled frame: its joints are the joint nodes of every skin
+// in use (parents are the nearest joint ancestors; a still joint "root" at
+// the origin is added above a forest, and for unskinned primitives under
+// no joint), its skin keeps each vertex's four largest weights, and an
+// unskinned primitive rides rigidly on its nearest joint. Rig is nil when
+// no primitive is skinned, morph weights are animated, two skins bind a
+// joint differently, or an unskinned primitive moves other than its joint.
+//
+// A truncated file gives an error wrapping format.ErrTruncated; geometry
+// compression (Draco, meshopt) format.ErrUnsupported; a malformed file an
+// error, never a panic.
 func ReadScene(fsys fs.FS, name string, opt format.SceneOptions) (sc *format.Scene, err error) {
 	defer func() {
 		// qmuntal/gltf trusts some of what it decodes; whatever slipped
@@ -155,8 +163,19 @@ func checkGLB(data []byte) error {
 	return nil
 }
 
+// compressed reports the extensions that move geometry out of plain
+// accessors: a file that requires them would read as zeros.
+func compressed(ext string) bool {
+	return ext == "KHR_draco_mesh_compression" || ext == "EXT_meshopt_compression"
+}
+
 // newScene evaluates the document.
 func newScene(doc *gltflib.Document, opt format.SceneOptions) (*format.Scene, error) {
+	for _, ext := range doc.ExtensionsRequired {
+		if compressed(ext) {
+			return nil, fmt.Errorf("extension %s: %w (decompress the file first, e.g. with gltf-transform)", ext, format.ErrUnsupported)
+		}
+	}
 	g, err := newGraph(doc)
 	if err != nil {
 		return nil, err

@@ -137,16 +137,43 @@ func TestMorphTwoPrimitivesExternalBuffer(t *testing.T) {
 	}
 }
 
+// openLog records the names opened in an fs.FS.
+type openLog struct {
+	fs.FS
+	names []string
+}
+
+func (o *openLog) Open(name string) (fs.File, error) {
+	o.names = append(o.names, name)
+	return o.FS.Open(name)
+}
+
 func TestBufferOutsideFolderRefused(t *testing.T) {
-	for _, uri := range []string{"../secret.bin", "/etc/passwd", "file:///etc/passwd", "http://example.com/x.bin", "sub/../../x.bin"} {
+	for _, uri := range []string{"../secret.bin", "/etc/passwd", "file:///etc/passwd", "http://example.com/x.bin",
+		"sub/../../x.bin", "%2e%2e/secret.bin", `..\secret.bin`, `C:\secret.bin`, "./../secret.bin"} {
 		t.Run(uri, func(t *testing.T) {
 			doc, b := twoTriangles(t, uri)
-			fsys := fstest.MapFS{"m/a.gltf": {Data: doc}, "secret.bin": {Data: b.data}}
+			fsys := &openLog{FS: fstest.MapFS{"m/a.gltf": {Data: doc}, "secret.bin": {Data: b.data}}}
 			_, err := ReadScene(fsys, "m/a.gltf", format.SceneOptions{})
 			if !errors.Is(err, format.ErrOutsideFolder) {
 				t.Fatalf("uri %q: err = %v, want ErrOutsideFolder", uri, err)
 			}
+			if !strings.Contains(err.Error(), "secret.bin") && !strings.Contains(err.Error(), "passwd") && !strings.Contains(err.Error(), "x.bin") {
+				t.Errorf("the error does not name the uri: %v", err)
+			}
+			if len(fsys.names) != 1 {
+				t.Errorf("opened %q, want only m/a.gltf", fsys.names)
+			}
 		})
+	}
+	// Inside the folder, escaped and "./" names resolve. (Names with ".."
+	// are refused even when they come back, as fs.FS names cannot hold it.)
+	for _, uri := range []string{"data.bin", "./data.bin", "d%61ta.bin", "./sub/data.bin"} {
+		doc, b := twoTriangles(t, uri)
+		fsys := fstest.MapFS{"m/a.gltf": {Data: doc}, "m/data.bin": {Data: b.data}, "m/sub/data.bin": {Data: b.data}}
+		if _, err := ReadScene(fsys, "m/a.gltf", format.SceneOptions{}); err != nil {
+			t.Errorf("uri %q: %v", uri, err)
+		}
 	}
 }
 
@@ -384,6 +411,7 @@ func TestBadFiles(t *testing.T) {
 		"skin joint missing":    {mutate(t, armScene(t, 1, nil), func(d map[string]any) { item(d, "skins", 0)["joints"] = []int{0, 9} }), nil, "joint node 9 does not exist"},
 		"too few bind matrices": {mutate(t, armScene(t, 1, nil), func(d map[string]any) { item(d, "skins", 0)["joints"] = []int{0, 1, 2} }), nil, "inverse bind matrices"},
 		"non-finite position":   {nonFinite(t), nil, "non-finite"},
+		"Draco required":        {mutate(t, cubic, func(d map[string]any) { d["extensionsRequired"] = []string{"KHR_draco_mesh_compression"} }), format.ErrUnsupported, "KHR_draco_mesh_compression"},
 		"scene missing":         {mutate(t, cubic, func(d map[string]any) { d["scene"] = 4 }), nil, "scene 4 does not exist"},
 	}
 	for name, tc := range cases {
