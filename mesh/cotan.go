@@ -14,6 +14,18 @@ import (
 // Cotangents are clamped to [−1e3, 1e3] so a degenerate triangle cannot
 // produce an infinite entry.
 func Cotan(pos []linalg.Vec3, tris [][3]int) *sparse.CSR {
+	return cotan(pos, tris, -1e3)
+}
+
+// CotanPositive is Cotan with negative cotangents (obtuse angles) taken
+// as zero: every off-diagonal weight is non-negative, so L + D is
+// positive definite for any positive diagonal D even on badly shaped
+// meshes — the robust choice for diffusion (bone heat).
+func CotanPositive(pos []linalg.Vec3, tris [][3]int) *sparse.CSR {
+	return cotan(pos, tris, 0)
+}
+
+func cotan(pos []linalg.Vec3, tris [][3]int, lo float64) *sparse.CSR {
 	var t sparse.Triplets
 	for _, f := range tris {
 		for k := 0; k < 3; k++ {
@@ -22,7 +34,7 @@ func Cotan(pos []linalg.Vec3, tris [][3]int) *sparse.CSR {
 			sin := u.Cross(v).Norm()
 			cot := 0.0
 			if sin > 0 {
-				cot = math.Max(-1e3, math.Min(1e3, u.Dot(v)/sin))
+				cot = math.Max(lo, math.Min(1e3, u.Dot(v)/sin))
 			}
 			w := cot / 2
 			t.Add(i, j, -w)

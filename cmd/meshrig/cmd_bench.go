@@ -72,7 +72,7 @@ dataset: vertices, frames, bones, seconds, RMSE%, Max%, normal RMS.`,
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.json, "json", "", "also write the rows as JSON to this file")
-	f.StringVar(&o.rig.method, "method", "ledeng", "rigging method: ledeng or face-clustering")
+	f.StringVar(&o.rig.method, "method", "ledeng", "rigging method: ledeng, face-clustering or spectral")
 	f.Float64Var(&o.rig.tolerance, "tolerance", 0, "face-clustering: RMS fit tolerance, % of the diagonal")
 	f.IntVar(&o.rig.lloyd, "lloyd", 0, "face-clustering: Lloyd refinement passes")
 	f.IntVar(&o.rig.bones, "bones", 0, "at most this many bones")

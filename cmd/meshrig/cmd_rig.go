@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/meshrig/meshrig/format"
+	"github.com/meshrig/meshrig/method/aguiar"
 	"github.com/meshrig/meshrig/method/ledeng"
 	"github.com/meshrig/meshrig/method/schaefer"
 	"github.com/meshrig/meshrig/metric"
@@ -51,7 +52,8 @@ character: they share the rest pose (--rest), one skeleton and one set of
 weights, and the output has one animation per clip.
 
 Methods: ledeng (Le & Deng 2014, the default) and face-clustering (Schaefer &
-Yuksel 2007: fast, rigid face clusters, --bones or --tolerance).`,
+Yuksel 2007: fast, rigid face clusters, --bones or --tolerance) and spectral
+(de Aguiar et al. 2008: spectral segmentation, bone heat weights).`,
 		Example: `  meshrig rig horse-gallop/ -o horse.glb
   meshrig rig walk/ run/ jump/ --rest rest.obj -o hero.glb --report hero.json
   meshrig rig cloth/ --skeleton none -o cloth.glb     # free bones, lowest error`,
@@ -63,7 +65,7 @@ Yuksel 2007: fast, rigid face clusters, --bones or --tolerance).`,
 	f := cmd.Flags()
 	f.StringVarP(&o.out, "output", "o", "", "output rig: .glb (glTF 2.0) or .dae (Collada) (required)")
 	f.StringVar(&o.report, "report", "", "write the JSON report to this file")
-	f.StringVar(&o.method, "method", "ledeng", "rigging method: ledeng (Le & Deng 2014) or face-clustering (Schaefer & Yuksel 2007)")
+	f.StringVar(&o.method, "method", "ledeng", "rigging method: ledeng (Le & Deng 2014), face-clustering (Schaefer & Yuksel 2007) or spectral (de Aguiar et al. 2008)")
 	f.Float64Var(&o.tolerance, "tolerance", 0, "face-clustering: stop merging above this RMS fit error, % of the diagonal (default 0.6; ignored with --bones)")
 	f.IntVar(&o.lloyd, "lloyd", 0, "face-clustering: Lloyd refinement passes")
 	f.BoolVar(&o.areaVotes, "area-weighted", false, "face-clustering: weigh skeleton connectivity votes by vertex area")
@@ -156,6 +158,18 @@ func rigWith(ctx context.Context, g *globals, o *rigOptions, s *seq.Sequence) (*
 			Notes:         notes,
 		})
 		return r, schaefer.Name, err
+	case "spectral", "aguiar", aguiar.Name:
+		if o.skeleton == "none" {
+			return nil, "", fmt.Errorf("--method spectral always builds a skeleton (--skeleton none is for ledeng and face-clustering)")
+		}
+		r, err := aguiar.Rig(ctx, s, aguiar.Options{
+			MaxBones:      o.bones,
+			MaxInfluences: o.maxInf,
+			Seed:          o.seed,
+			Progress:      progress,
+			Notes:         notes,
+		})
+		return r, aguiar.Name, err
 	}
-	return nil, "", fmt.Errorf("--method %q: unknown (available: ledeng, face-clustering)", o.method)
+	return nil, "", fmt.Errorf("--method %q: unknown (available: ledeng, face-clustering, spectral)", o.method)
 }

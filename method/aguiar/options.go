@@ -1,0 +1,58 @@
+package aguiar
+
+import "github.com/meshrig/meshrig/method"
+
+// Options controls the method. The zero value gives the defaults.
+type Options struct {
+	// SeedFraction is the share of vertices used as seeds, 0.003–0.01 in
+	// the paper. Default 0.01 (at least 40, at most 400 seeds).
+	SeedFraction float64
+	// Variation is the share of the seeds' articulated motion (what one
+	// rigid motion of all of them leaves) that the groups' rigid motions
+	// must explain (§4: "about 99% of the total variation"). Default 0.99.
+	Variation float64
+	// MaxBones caps the number of patches. Default 48.
+	MaxBones int
+	// Alpha weighs the pull of a joint toward its boundary's centroid
+	// (Eq. 2). Default 0.05.
+	Alpha float64
+	// MaxInfluences per vertex, 1 to 4. Default 4.
+	MaxInfluences int
+	// HeatFrames bounds the frames whose heat solutions are averaged
+	// (sampled over the motion). Default 0: every frame.
+	HeatFrames int
+	// Refine is the number of rounds fitting the rig's rotations and
+	// joints to the input after the paper's steps (weights kept). Default
+	// 3; negative keeps the paper's motion unrefined.
+	Refine int
+	// Seed makes k-means repeatable. Default 1.
+	Seed uint64
+	// Progress and Notes may be nil.
+	Progress method.Progress
+	Notes    method.Notes
+}
+
+func (o Options) withDefaults() Options {
+	if o.SeedFraction <= 0 {
+		o.SeedFraction = 0.01
+	}
+	if o.Variation <= 0 || o.Variation > 1 {
+		o.Variation = 0.99
+	}
+	if o.MaxBones <= 0 {
+		o.MaxBones = 48
+	}
+	if o.Alpha == 0 {
+		o.Alpha = 0.05
+	}
+	if o.MaxInfluences <= 0 || o.MaxInfluences > 4 {
+		o.MaxInfluences = 4
+	}
+	if o.Refine == 0 {
+		o.Refine = 3
+	}
+	if o.Seed == 0 {
+		o.Seed = 1
+	}
+	return o
+}

@@ -1,0 +1,312 @@
+package aguiar
+
+import (
+	"math"
+	"math/rand/v2"
+	"sort"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/meshrig/meshrig/internal/par"
+	"github.com/meshrig/meshrig/linalg"
+	"github.com/meshrig/meshrig/method/skinning"
+)
+
+// seeds picks l vertices spread evenly over the reference pose by
+// farthest-point sampling from the vertex nearest the centroid.
+func seeds(rest []linalg.Vec3, l int) []int {
+	var c linalg.Vec3
+	for _, p := range rest {
+		c = c.Add(p)
+	}
+	c = c.Scale(1 / float64(len(rest)))
+	first := 0
+	for i, p := range rest {
+		if p.Dist(c) < rest[first].Dist(c) {
+			first = i
+		}
+	}
+	near := make([]float64, len(rest))
+	for i := range near {
+		near[i] = math.Inf(1)
+	}
+	out := []int{first}
+	for len(out) < l {
+		last := rest[out[len(out)-1]]
+		best := 0
+		for i, p := range rest {
+			near[i] = math.Min(near[i], p.Sub(last).Norm2())
+			if near[i] > near[best] {
+				best = i
+			}
+		}
+		if near[best] == 0 {
+			break
+		}
+		out = append(out, best)
+	}
+	return out
+}
+
+// affinity builds Eq. 1 over the seeds: with ρ_ij the mean and σ_ij the
+// standard deviation over time of the seeds' mutual distance,
+// A_ij = exp(−(σ_ij + √ρ_ij)/S²), S the mean of σ + √ρ over all pairs.
+func affinity(m *skinning.Model, seed []int) *mat.SymDense {
+	l := len(seed)
+	cost := make([]float64, l*l)
+	par.For(l, 1, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			for j := i + 1; j < l; j++ {
+				var s, s2 float64
+				for f := 0; f < m.F; f++ {
+					d := m.Frames[f*m.N+seed[i]].Dist(m.Frames[f*m.N+seed[j]])
+					s += d
+					s2 += d * d
+				}
+				mean := s / float64(m.F)
+				sd := math.Sqrt(math.Max(0, s2/float64(m.F)-mean*mean))
+				cost[i*l+j] = sd + math.Sqrt(mean)
+			}
+		}
+	})
+	var total float64
+	for i := 0; i < l; i++ {
+		for j := i + 1; j < l; j++ {
+			total += 2 * cost[i*l+j]
+		}
+	}
+	s := total / float64(l*l)
+	a := mat.NewSymDense(l, nil)
+	for i := 0; i < l; i++ {
+		a.SetSym(i, i, 1)
+		for j := i + 1; j < l; j++ {
+			a.SetSym(i, j, math.Exp(-cost[i*l+j]/(s*s)))
+		}
+	}
+	return a
+}
+
+// spectral clusters the seeds (Ng, Jordan & Weiss 2002) into k groups:
+// rows of the k leading eigenvectors of D^{-1/2} A D^{-1/2}, normalized to
+// unit length, grouped by k-means (k-means++ seeding from rng). k is the
+// smallest, from 2 to maxK, for which rigid motions of the groups explain
+// the share variation of the seeds' motion beyond one rigid motion of
+// them all — the paper's "about 99% of the total variation". It returns
+// each seed's group and k.
+func spectral(m *skinning.Model, seed []int, a *mat.SymDense, variation float64, maxK int, rng *rand.Rand) ([]int, int) {
+	l := a.SymmetricDim()
+	d := make([]float64, l)
+	for i := 0; i < l; i++ {
+		for j := 0; j < l; j++ {
+			d[i] += a.At(i, j)
+		}
+	}
+	n := mat.NewSymDense(l, nil)
+	for i := 0; i < l; i++ {
+		for j := i; j < l; j++ {
+			n.SetSym(i, j, a.At(i, j)/math.Sqrt(d[i]*d[j]))
+		}
+	}
+	var eig mat.EigenSym
+	if !eig.Factorize(n, true) {
+		return make([]int, l), 1
+	}
+	var vecs mat.Dense
+	eig.VectorsTo(&vecs) // eigenvalues ascending: leading vectors last
+	// The variation to explain is what one rigid motion of all seeds
+	// leaves: the articulation, not the character's travel.
+	total := residual(m, seed, make([]int, l))
+	var label []int
+	k := 2
+	for ; k <= min(maxK, l); k++ {
+		y := make([][]float64, l)
+		for i := 0; i < l; i++ {
+			y[i] = make([]float64, k)
+			var norm float64
+			for c := 0; c < k; c++ {
+				y[i][c] = vecs.At(i, l-1-c)
+				norm += y[i][c] * y[i][c]
+			}
+			if norm = math.Sqrt(norm); norm > 0 {
+				for c := range y[i] {
+					y[i][c] /= norm
+				}
+			}
+		}
+		// k-means from three seedings; the most rigid grouping wins.
+		best := math.Inf(1)
+		for try := 0; try < 3; try++ {
+			l := kmeans(y, k, rng)
+			if r := residual(m, seed, l); r < best {
+				best, label = r, l
+			}
+		}
+		if best <= (1-variation)*total {
+			break
+		}
+	}
+	groups := 0
+	for _, g := range label {
+		groups = max(groups, g+1)
+	}
+	return label, groups
+}
+
+// residual returns Σ_seeds Σ_f |M_g,f u − v_f|² for each group's best
+// rigid motion M_g,f.
+func residual(m *skinning.Model, seed []int, label []int) float64 {
+	k := 0
+	for _, g := range label {
+		k = max(k, g+1)
+	}
+	var e float64
+	for f := 0; f < m.F; f++ {
+		fits := make([]linalg.RigidFit, k)
+		for s, v := range seed {
+			fits[label[s]].Add(m.Rest[v], m.Frames[f*m.N+v], 1)
+		}
+		for g := range fits {
+			t := fits[g].Solve()
+			for s, v := range seed {
+				if label[s] == g {
+					e += t.Apply(m.Rest[v]).Sub(m.Frames[f*m.N+v]).Norm2()
+				}
+			}
+		}
+	}
+	return e
+}
+
+// kmeans clusters points into k groups: k-means++ seeding, then Lloyd
+// iterations until stable.
+func kmeans(pts [][]float64, k int, rng *rand.Rand) []int {
+	dist := func(a, b []float64) float64 {
+		var s float64
+		for i := range a {
+			s += (a[i] - b[i]) * (a[i] - b[i])
+		}
+		return s
+	}
+	centers := [][]float64{append([]float64(nil), pts[rng.IntN(len(pts))]...)}
+	near := make([]float64, len(pts))
+	for len(centers) < k {
+		var sum float64
+		for i, p := range pts {
+			near[i] = math.Inf(1)
+			for _, c := range centers {
+				near[i] = math.Min(near[i], dist(p, c))
+			}
+			sum += near[i]
+		}
+		x := rng.Float64() * sum
+		pick := len(pts) - 1
+		for i := range pts {
+			x -= near[i]
+			if x <= 0 {
+				pick = i
+				break
+			}
+		}
+		centers = append(centers, append([]float64(nil), pts[pick]...))
+	}
+	label := make([]int, len(pts))
+	for it := 0; it < 100; it++ {
+		changed := false
+		for i, p := range pts {
+			best := 0
+			for c := range centers {
+				if dist(p, centers[c]) < dist(p, centers[best]) {
+					best = c
+				}
+			}
+			if best != label[i] || it == 0 {
+				changed = changed || best != label[i]
+				label[i] = best
+			}
+		}
+		for c := range centers {
+			clear(centers[c])
+		}
+		count := make([]int, k)
+		for i, p := range pts {
+			count[label[i]]++
+			for d := range p {
+				centers[label[i]][d] += p[d]
+			}
+		}
+		for c := range centers {
+			if count[c] > 0 {
+				for d := range centers[c] {
+					centers[c][d] /= float64(count[c])
+				}
+			}
+		}
+		if !changed && it > 0 {
+			break
+		}
+	}
+	// Number clusters by first appearance; drop empty ones.
+	id := map[int]int{}
+	for i, l := range label {
+		if _, ok := id[l]; !ok {
+			id[l] = len(id)
+		}
+		label[i] = id[l]
+	}
+	return label
+}
+
+// patches assigns every triangle to the class of its nearest seed (mean
+// distance to its three vertices, reference pose) and every vertex to the
+// class most of its triangles have. It returns the vertex and triangle
+// classes.
+func patches(rest []linalg.Vec3, tris [][3]int, seed []int, class []int, k int) (vertex, tri []int32) {
+	tri = make([]int32, len(tris))
+	par.For(len(tris), 512, func(lo, hi int) {
+		for t := lo; t < hi; t++ {
+			best, bd := 0, math.Inf(1)
+			for s, v := range seed {
+				u := rest[v]
+				d := u.Dist(rest[tris[t][0]]) + u.Dist(rest[tris[t][1]]) + u.Dist(rest[tris[t][2]])
+				if d < bd {
+					best, bd = s, d
+				}
+			}
+			tri[t] = int32(class[best])
+		}
+	})
+	votes := make([][]int32, len(rest))
+	for t, tr := range tris {
+		for _, i := range tr {
+			votes[i] = append(votes[i], tri[t])
+		}
+	}
+	vertex = make([]int32, len(rest))
+	for i, v := range votes {
+		if len(v) == 0 {
+			// A vertex in no triangle: its nearest seed's class.
+			best := 0
+			for s, sv := range seed {
+				if rest[sv].Dist(rest[i]) < rest[seed[best]].Dist(rest[i]) {
+					best = s
+				}
+			}
+			vertex[i] = int32(class[best])
+			continue
+		}
+		sort.Slice(v, func(a, b int) bool { return v[a] < v[b] })
+		bestC, bestN, run := v[0], 0, 0
+		for j := range v {
+			if j > 0 && v[j] == v[j-1] {
+				run++
+			} else {
+				run = 1
+			}
+			if run > bestN {
+				bestC, bestN = v[j], run
+			}
+		}
+		vertex[i] = bestC
+	}
+	return vertex, tri
+}

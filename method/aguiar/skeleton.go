@@ -1,0 +1,115 @@
+package aguiar
+
+import (
+	"github.com/meshrig/meshrig/linalg"
+	"github.com/meshrig/meshrig/mesh"
+	"github.com/meshrig/meshrig/method/skinning"
+	"github.com/meshrig/meshrig/spantree"
+)
+
+// adjacency builds the skeleton's topology (§5): patches are adjacent
+// when their triangles share edges, and where more than two meet only the
+// longest common boundaries count — the maximum spanning tree of the
+// boundary lengths. Patches that touch no other (separate shells) join
+// through their nearest patch. It also returns, per tree edge, the
+// centroid of the boundary triangles between the two patches.
+func adjacency(rest []linalg.Vec3, tris [][3]int, top *mesh.Topology, tri []int32, k int, centroid []linalg.Vec3) ([]spantree.Edge, map[[2]int32]linalg.Vec3) {
+	count := make([]float64, k*k)
+	bsum := map[[2]int32]linalg.Vec3{}
+	bn := map[[2]int32]float64{}
+	for t, adj := range top.FaceAdj {
+		for _, o := range adj {
+			if o < 0 || tri[o] == tri[t] {
+				continue
+			}
+			a, b := min(tri[t], tri[o]), max(tri[t], tri[o])
+			count[int(a)*k+int(b)]++
+			tr := tris[t]
+			c := rest[tr[0]].Add(rest[tr[1]]).Add(rest[tr[2]]).Scale(1.0 / 3)
+			key := [2]int32{a, b}
+			bsum[key] = bsum[key].Add(c)
+			bn[key]++
+		}
+	}
+	var edges []spantree.Edge
+	for a := 0; a < k; a++ {
+		for b := a + 1; b < k; b++ {
+			if c := count[a*k+b]; c > 0 {
+				edges = append(edges, spantree.Edge{A: a, B: b, W: c})
+			}
+		}
+	}
+	tree := spantree.Maximum(k, edges)
+	if len(tree) < k-1 {
+		links := make([]spantree.Edge, len(tree))
+		for i, e := range tree {
+			links[i] = spantree.Edge{A: e.A, B: e.B, W: -1}
+		}
+		for a := 0; a < k; a++ {
+			for b := a + 1; b < k; b++ {
+				links = append(links, spantree.Edge{A: a, B: b, W: centroid[a].Dist(centroid[b])})
+			}
+		}
+		tree = spantree.Minimum(k, links)
+	}
+	boundary := map[[2]int32]linalg.Vec3{}
+	for _, e := range tree {
+		key := [2]int32{int32(min(e.A, e.B)), int32(max(e.A, e.B))}
+		if n := bn[key]; n > 0 {
+			boundary[key] = bsum[key].Scale(1 / n)
+		} else {
+			boundary[key] = centroid[key[0]].Add(centroid[key[1]]).Scale(0.5)
+		}
+	}
+	return tree, boundary
+}
+
+// jointRest solves Eq. 2 for the joint of patches a and b in the
+// reference pose: the point whose distance to the other patch's sample
+// vertices varies least over time, each patch's motion factored out by
+// its own rigid fit, plus alpha·|c − b|² toward the boundary centroid.
+// The distance variance is taken on squared distances, which makes the
+// problem linear: var_t |c − x_t|² = var_t(|x_t|² − 2c·x_t).
+func jointRest(m *skinning.Model, fit []linalg.Affine, a, b int, samples [][]int, boundary linalg.Vec3, alpha float64) linalg.Vec3 {
+	var A linalg.Mat3
+	var r linalg.Vec3
+	add := func(own, other int) {
+		// The other patch's vertices seen from own's rest frame.
+		for _, v := range samples[other] {
+			var mean linalg.Vec3
+			var mean2 float64
+			xs := make([]linalg.Vec3, m.F)
+			for f := 0; f < m.F; f++ {
+				inv, ok := fit[f*m.B+own].Inverse()
+				if !ok {
+					inv = linalg.IdentityAffine()
+				}
+				x := inv.Apply(m.Frames[f*m.N+v])
+				xs[f] = x
+				mean = mean.Add(x)
+				mean2 += x.Norm2()
+			}
+			mean = mean.Scale(1 / float64(m.F))
+			mean2 /= float64(m.F)
+			for _, x := range xs {
+				y := x.Sub(mean)
+				g := x.Norm2() - mean2
+				A = A.Add(linalg.Outer(y, y).Scale(2 / float64(m.F)))
+				r = r.Add(y.Scale(g / float64(m.F)))
+			}
+		}
+	}
+	add(a, b)
+	add(b, a)
+	// Each half of Eq. 2 carries ½; scale the data term to it.
+	A, r = A.Scale(0.5), r.Scale(0.5)
+	for k := 0; k < 3; k++ {
+		A[k][k] += alpha
+	}
+	r = r.Add(boundary.Scale(alpha))
+	inv, ok := A.Inverse()
+	if !ok {
+		return boundary
+	}
+	return inv.MulVec(r)
+}
