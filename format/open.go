@@ -76,7 +76,13 @@ func ReadScene(path string, opt SceneOptions) (*Scene, error) {
 	if dir == "" {
 		dir = "."
 	}
-	sc, err := f.Scene(os.DirFS(dir), base, opt)
+	// An os.Root keeps side files, symlinks included, inside the folder.
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	sc, err := f.Scene(root.FS(), base, opt)
 	if err != nil {
 		return nil, WithFile(err, path)
 	}

@@ -54,15 +54,15 @@ dataset: vertices, frames, bones, seconds, RMSE%, Max%, normal RMS.`,
 			}
 			var rows []benchRow
 			w := cmd.OutOrStdout()
-			fmt.Fprintf(w, "%-16s %8s %6s %5s %8s %7s %7s %10s\n", "dataset", "vertices", "frames", "bones", "seconds", "RMSE%", "Max%", "normal RMS")
+			fmt.Fprintf(w, "%-16s %8s %6s %5s %8s %7s %7s %10s %7s\n", "dataset", "vertices", "frames", "bones", "seconds", "RMSE%", "Max%", "normal RMS", "ACCU%")
 			for _, d := range dirs {
 				row, err := benchOne(g, &o.rig, d)
 				if err != nil {
 					return fmt.Errorf("%s: %w", d, err)
 				}
 				rows = append(rows, row)
-				fmt.Fprintf(w, "%-16s %8d %6d %5d %8.2f %7.3f %7.3f %10.4f\n", row.Dataset, row.Vertices, row.Frames,
-					row.Bones, row.Seconds, row.RMSEPercent, row.MaxPercent, row.NormalRMS)
+				fmt.Fprintf(w, "%-16s %8d %6d %5d %8.2f %7.3f %7.3f %10.4f %7.3f\n", row.Dataset, row.Vertices, row.Frames,
+					row.Bones, row.Seconds, row.RMSEPercent, row.MaxPercent, row.NormalRMS, row.ACCUPercent)
 			}
 			if o.json != "" {
 				return writeJSON(cmd.OutOrStdout(), o.json, rows)

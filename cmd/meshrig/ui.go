@@ -65,6 +65,7 @@ func printReport(w io.Writer, r metric.Report) {
 	fmt.Fprintf(w, "RMSE%%         %.4f\n", r.RMSEPercent)
 	fmt.Fprintf(w, "Max%%          %.4f\n", r.MaxPercent)
 	fmt.Fprintf(w, "normal RMS    %.4f\n", r.NormalRMS)
+	fmt.Fprintf(w, "ACCU%%         %.4f\n", r.ACCUPercent)
 	if n := len(r.FrameRMSEPercent); n > 1 {
 		worst := 0
 		for f, e := range r.FrameRMSEPercent {
