@@ -92,3 +92,34 @@ func Root(n int, tree []Edge, root int) (parent []int, order []int) {
 	}
 	return parent, order
 }
+
+// Connect returns forest extended to a spanning tree of n nodes: its
+// edges are kept and the components are joined by the cheapest links
+// under dist (Kruskal over every node pair, the forest taken first). The
+// rigging methods use it to attach separate shells by proximity.
+func Connect(n int, forest []Edge, dist func(a, b int) float64) []Edge {
+	if len(forest) >= n-1 {
+		return forest
+	}
+	links := make([]Edge, 0, len(forest)+n*(n-1)/2)
+	for _, e := range forest {
+		links = append(links, Edge{A: e.A, B: e.B, W: math.Inf(-1)})
+	}
+	for a := 0; a < n; a++ {
+		for b := a + 1; b < n; b++ {
+			links = append(links, Edge{A: a, B: b, W: dist(a, b)})
+		}
+	}
+	tree := Minimum(n, links)
+	// Give the forest's edges back their own weights.
+	w := make(map[[2]int]float64, len(forest))
+	for _, e := range forest {
+		w[[2]int{e.A, e.B}] = e.W
+	}
+	for k, e := range tree {
+		if x, ok := w[[2]int{e.A, e.B}]; ok && math.IsInf(e.W, -1) {
+			tree[k].W = x
+		}
+	}
+	return tree
+}

@@ -1,6 +1,9 @@
 package spantree
 
-import "testing"
+import (
+	"math"
+	"testing"
+)
 
 func TestMinimumAndMaximum(t *testing.T) {
 	// A square 0-1-2-3 with a diagonal 0-2.
@@ -44,6 +47,32 @@ func TestTiesAreDeterministic(t *testing.T) {
 		f := Minimum(3, edges)
 		if f[0] != edges[0] || f[1] != edges[1] {
 			t.Fatalf("tie broken differently: %v", f)
+		}
+	}
+}
+
+func TestConnect(t *testing.T) {
+	// Two components {0,1} and {2,3}; nodes on a line at 0, 1, 5, 6.
+	x := []float64{0, 1, 5, 6}
+	forest := []Edge{{0, 1, 7}, {2, 3, 9}}
+	tree := Connect(4, forest, func(a, b int) float64 { return math.Abs(x[a] - x[b]) })
+	if len(tree) != 3 {
+		t.Fatalf("tree %v", tree)
+	}
+	has := func(a, b int) bool {
+		for _, e := range tree {
+			if (e.A == a && e.B == b) || (e.A == b && e.B == a) {
+				return true
+			}
+		}
+		return false
+	}
+	if !has(0, 1) || !has(2, 3) || !has(1, 2) {
+		t.Fatalf("tree %v: want the forest plus the link 1–2", tree)
+	}
+	for _, e := range tree {
+		if e.A == 0 && e.B == 1 && e.W != 7 {
+			t.Fatalf("forest edge lost its weight: %v", e)
 		}
 	}
 }

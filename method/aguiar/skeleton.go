@@ -39,19 +39,7 @@ func adjacency(rest []linalg.Vec3, tris [][3]int, top *mesh.Topology, tri []int3
 			}
 		}
 	}
-	tree := spantree.Maximum(k, edges)
-	if len(tree) < k-1 {
-		links := make([]spantree.Edge, len(tree))
-		for i, e := range tree {
-			links[i] = spantree.Edge{A: e.A, B: e.B, W: -1}
-		}
-		for a := 0; a < k; a++ {
-			for b := a + 1; b < k; b++ {
-				links = append(links, spantree.Edge{A: a, B: b, W: centroid[a].Dist(centroid[b])})
-			}
-		}
-		tree = spantree.Minimum(k, links)
-	}
+	tree := spantree.Connect(k, spantree.Maximum(k, edges), func(a, b int) float64 { return centroid[a].Dist(centroid[b]) })
 	boundary := map[[2]int32]linalg.Vec3{}
 	for _, e := range tree {
 		key := [2]int32{int32(min(e.A, e.B)), int32(max(e.A, e.B))}

@@ -93,21 +93,9 @@ func (p *problem) topology() []skinning.Joint {
 			edges = append(edges, spantree.Edge{A: a, B: b, W: p.jointError(int32(a), int32(b), c) / w})
 		}
 	}
-	tree := spantree.Minimum(p.B, edges)
-	if len(tree) < p.B-1 {
-		// Keep the tree (weight -1 sorts first) and link its components by
-		// their closest bone centroids.
-		links := make([]spantree.Edge, len(tree))
-		for k, e := range tree {
-			links[k] = spantree.Edge{A: e.A, B: e.B, W: -1}
-		}
-		for a := 0; a < p.B; a++ {
-			for b := a + 1; b < p.B; b++ {
-				links = append(links, spantree.Edge{A: a, B: b, W: cent[a].Dist(cent[b])})
-			}
-		}
-		tree = spantree.Minimum(p.B, links)
-	}
+	// Bones that never blend with the rest (separate shells) join the
+	// tree through their nearest bone.
+	tree := spantree.Connect(p.B, spantree.Minimum(p.B, edges), func(a, b int) float64 { return cent[a].Dist(cent[b]) })
 	joints := make([]skinning.Joint, len(tree))
 	for k, e := range tree {
 		a, b := int32(min(e.A, e.B)), int32(max(e.A, e.B))

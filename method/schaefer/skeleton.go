@@ -45,22 +45,8 @@ func connectivity(m *skinning.Model, areas []float64, areaWeighted bool) []spant
 			}
 		}
 	}
-	tree := spantree.Maximum(b, edges)
-	if len(tree) < b-1 {
-		cent := m.BoneCentroids()
-		// Keep the tree (it sorts first) and add the shortest links.
-		links := make([]spantree.Edge, len(tree))
-		for k, e := range tree {
-			links[k] = spantree.Edge{A: e.A, B: e.B, W: -1}
-		}
-		for x := 0; x < b; x++ {
-			for y := x + 1; y < b; y++ {
-				links = append(links, spantree.Edge{A: x, B: y, W: cent[x].Dist(cent[y])})
-			}
-		}
-		tree = spantree.Minimum(b, links)
-	}
-	return tree
+	cent := m.BoneCentroids()
+	return spantree.Connect(b, spantree.Maximum(b, edges), func(x, y int) float64 { return cent[x].Dist(cent[y]) })
 }
 
 // rootBone returns the bone whose faces' center of mass is nearest the
