@@ -19,103 +19,136 @@ type Matrix struct {
 	Data       []float64 // entry (i, j) at Data[j*Rows+i]
 }
 
-// At returns entry (i, j).
+// At returns entry (i, j), 0-based.
 func (m *Matrix) At(i, j int) float64 { return m.Data[j*m.Rows+i] }
 
-// maxEntries bounds the size a header may announce (2 GiB of float64).
+// maxEntries bounds the size a header may announce (2 GiB of float64), so
+// a corrupt header is refused before anything is allocated for it.
 const maxEntries = 1 << 28
 
 // ReadDMAT parses a DMAT matrix: ASCII ("cols rows" then the values
-// column-major) or binary (a "0 0" line — or "0 cols rows" — then "cols
-// rows", then little-endian float64 values, column-major).
+// column-major) or binary (a "0 0" line then "cols rows", or one "0 cols
+// rows" line, then little-endian float64 values, column-major). Errors
+// are *format.ParseError: the line of a bad header, the value's row and
+// column, and for binary data its byte offset; a short file wraps
+// format.ErrTruncated.
 func ReadDMAT(r io.Reader) (*Matrix, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
 	first, err := br.ReadString('\n')
 	if err != nil && first == "" {
-		return nil, &format.ParseError{Line: 1, Offset: -1, Err: fmt.Errorf("empty file: %w", format.ErrTruncated)}
+		return nil, &format.ParseError{Line: 1, Offset: -1, Err: fmt.Errorf("no header: %w", format.Truncated(err))}
 	}
-	f := strings.Fields(first)
-	ints := func(s []string) ([]int, bool) {
-		out := make([]int, len(s))
-		for k, x := range s {
-			v, err := strconv.Atoi(x)
-			if err != nil || v < 0 {
-				return nil, false
-			}
-			out[k] = v
-		}
-		return out, true
+	headerBytes := int64(len(first))
+	h, ok := naturals(first)
+	if !ok || len(h) < 2 || len(h) > 3 || (len(h) == 3 && h[0] != 0) {
+		return nil, &format.ParseError{Line: 1, Offset: -1, Err: fmt.Errorf("bad header %q (want \"cols rows\")", clip(first))}
 	}
-	h, ok := ints(f)
-	if !ok || len(h) < 2 || len(h) > 3 {
-		return nil, &format.ParseError{Line: 1, Offset: -1, Err: fmt.Errorf("bad header %q", strings.TrimSpace(first))}
-	}
-	binary := false
-	var cols, rows int
+	bin := false
+	cols, rows := h[0], h[1]
 	switch {
-	case len(h) == 3 && h[0] == 0: // "0 cols rows"
-		binary, cols, rows = true, h[1], h[2]
-	case len(h) == 2 && h[0] == 0 && h[1] == 0: // "0 0", then "cols rows"
-		second, _ := br.ReadString('\n')
-		h2, ok := ints(strings.Fields(second))
-		if !ok || len(h2) != 2 {
-			return nil, &format.ParseError{Line: 2, Offset: -1, Err: fmt.Errorf("bad binary header %q", strings.TrimSpace(second))}
+	case len(h) == 3: // "0 cols rows"
+		bin, cols, rows = true, h[1], h[2]
+	case cols == 0 && rows == 0: // "0 0", then "cols rows"
+		second, err := br.ReadString('\n')
+		if err != nil && second == "" {
+			return &Matrix{}, nil // an empty ASCII matrix
 		}
-		binary, cols, rows = true, h2[0], h2[1]
-	case len(h) == 2:
-		cols, rows = h[0], h[1]
-	default:
-		return nil, &format.ParseError{Line: 1, Offset: -1, Err: fmt.Errorf("bad header %q", strings.TrimSpace(first))}
+		headerBytes += int64(len(second))
+		h2, ok := naturals(second)
+		if !ok || len(h2) != 2 {
+			return nil, &format.ParseError{Line: 2, Offset: -1, Err: fmt.Errorf("bad binary header %q (want \"cols rows\")", clip(second))}
+		}
+		bin, cols, rows = true, h2[0], h2[1]
 	}
 	if cols > maxEntries || rows > maxEntries || cols*rows > maxEntries {
 		return nil, &format.ParseError{Line: 1, Offset: -1, Err: fmt.Errorf("%d×%d matrix is too large", rows, cols)}
 	}
 	m := &Matrix{Rows: rows, Cols: cols, Data: make([]float64, 0, min(rows*cols, 1<<20))}
-	n := rows * cols
-	if binary {
-		buf := make([]byte, 8)
-		for k := 0; k < n; k++ {
-			if _, err := io.ReadFull(br, buf); err != nil {
-				return nil, &format.ParseError{Offset: int64(8 * k), Err: fmt.Errorf("value %d of %d: %w", k+1, n, format.ErrTruncated)}
-			}
-			x := math.Float64frombits(binaryLE(buf))
-			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return nil, &format.ParseError{Offset: int64(8 * k), Err: fmt.Errorf("value %d is not finite", k+1)}
-			}
-			m.Data = append(m.Data, x)
-		}
-		return m, nil
+	if bin {
+		return m, readBinary(br, m, headerBytes)
 	}
-	sc := bufio.NewScanner(br)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	sc.Split(bufio.ScanWords)
-	for k := 0; k < n; k++ {
-		if !sc.Scan() {
-			if err := sc.Err(); err != nil {
-				return nil, err
-			}
-			return nil, &format.ParseError{Offset: -1, Err: fmt.Errorf("value %d of %d missing: %w", k+1, n, format.ErrTruncated)}
+	return m, readASCII(br, m)
+}
+
+// naturals parses a line of non-negative integers.
+func naturals(line string) ([]int, bool) {
+	f := strings.Fields(line)
+	out := make([]int, len(f))
+	for k, x := range f {
+		v, err := strconv.Atoi(x)
+		if err != nil || v < 0 {
+			return nil, false
 		}
-		x, err := strconv.ParseFloat(sc.Text(), 64)
-		if err != nil || x-x != 0 {
-			return nil, &format.ParseError{Offset: -1, Err: fmt.Errorf("value %d: bad number %q", k+1, sc.Text())}
+		out[k] = v
+	}
+	return out, true
+}
+
+// clip shortens a header line for an error message.
+func clip(s string) string {
+	s = strings.TrimSpace(s)
+	if len(s) > 40 {
+		s = s[:40] + "…"
+	}
+	return s
+}
+
+// readBinary appends m.Rows·m.Cols little-endian float64 values; data
+// starts at byte offset base of the file.
+func readBinary(r io.Reader, m *Matrix, base int64) error {
+	n := m.Rows * m.Cols
+	var b [8]byte
+	for k := 0; k < n; k++ {
+		off := base + 8*int64(k)
+		if _, err := io.ReadFull(r, b[:]); err != nil {
+			return &format.ParseError{Offset: off, Err: fmt.Errorf("value %d of %d (row %d, column %d): %w", k+1, n, k%m.Rows+1, k/m.Rows+1, format.Truncated(err))}
+		}
+		x := math.Float64frombits(binary.LittleEndian.Uint64(b[:]))
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return &format.ParseError{Offset: off, Err: fmt.Errorf("value %d (row %d, column %d) is not finite", k+1, k%m.Rows+1, k/m.Rows+1)}
 		}
 		m.Data = append(m.Data, x)
 	}
-	return m, nil
+	return nil
 }
 
-func binaryLE(b []byte) uint64 { return binary.LittleEndian.Uint64(b) }
+// readASCII appends m.Rows·m.Cols whitespace-separated values.
+func readASCII(r io.Reader, m *Matrix) error {
+	n := m.Rows * m.Cols
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 4096), 1<<16)
+	sc.Split(bufio.ScanWords)
+	for k := 0; k < n; k++ {
+		if !sc.Scan() {
+			err := sc.Err()
+			if err == nil {
+				err = format.ErrTruncated
+			}
+			return &format.ParseError{Offset: -1, Err: fmt.Errorf("value %d of %d (row %d, column %d): %w", k+1, n, k%m.Rows+1, k/m.Rows+1, err)}
+		}
+		x, err := strconv.ParseFloat(sc.Text(), 64)
+		if err != nil || x-x != 0 {
+			return &format.ParseError{Offset: -1, Err: fmt.Errorf("value %d (row %d, column %d): bad number %q", k+1, k%m.Rows+1, k/m.Rows+1, clip(sc.Text()))}
+		}
+		m.Data = append(m.Data, x)
+	}
+	return nil
+}
 
-// WriteDMAT writes m as ASCII, or as binary when bin is set.
+// WriteDMAT writes m as ASCII, or as binary when bin is set, in the
+// layout ReadDMAT and libigl's readDMAT read.
 func WriteDMAT(w io.Writer, m *Matrix, bin bool) error {
-	if len(m.Data) != m.Rows*m.Cols {
-		return errors.New("matrix data does not match its size")
+	if m.Rows < 0 || m.Cols < 0 || len(m.Data) != m.Rows*m.Cols {
+		return errors.New("libigl: matrix data does not match its size")
 	}
 	bw := bufio.NewWriter(w)
 	if bin {
 		fmt.Fprintf(bw, "0 0\n%d %d\n", m.Cols, m.Rows)
-		binary.Write(bw, binary.LittleEndian, m.Data)
+		var b [8]byte
+		for _, x := range m.Data {
+			binary.LittleEndian.PutUint64(b[:], math.Float64bits(x))
+			bw.Write(b[:])
+		}
 		return bw.Flush()
 	}
 	fmt.Fprintf(bw, "%d %d\n", m.Cols, m.Rows)
@@ -123,46 +156,6 @@ func WriteDMAT(w io.Writer, m *Matrix, bin bool) error {
 		bw.WriteString(strconv.FormatFloat(x, 'g', -1, 64))
 		bw.WriteByte('\n')
 	}
+	// bufio.Writer keeps the first error, so Flush reports any failed write.
 	return bw.Flush()
-}
-
-// ReadTable parses a plain whitespace-separated text matrix, one row per
-// line (the .Tmat files); every row must have the same length.
-func ReadTable(r io.Reader) (*Matrix, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	var rows [][]float64
-	line := 0
-	for sc.Scan() {
-		line++
-		f := strings.Fields(sc.Text())
-		if len(f) == 0 {
-			continue
-		}
-		row := make([]float64, len(f))
-		for k, s := range f {
-			x, err := strconv.ParseFloat(s, 64)
-			if err != nil || x-x != 0 {
-				return nil, &format.ParseError{Line: line, Offset: -1, Err: fmt.Errorf("bad number %q", s)}
-			}
-			row[k] = x
-		}
-		if len(rows) > 0 && len(row) != len(rows[0]) {
-			return nil, &format.ParseError{Line: line, Offset: -1, Err: fmt.Errorf("%d values, earlier rows have %d", len(row), len(rows[0]))}
-		}
-		rows = append(rows, row)
-	}
-	if err := sc.Err(); err != nil {
-		return nil, err
-	}
-	if len(rows) == 0 {
-		return nil, &format.ParseError{Line: line, Offset: -1, Err: errors.New("empty table")}
-	}
-	m := &Matrix{Rows: len(rows), Cols: len(rows[0]), Data: make([]float64, len(rows)*len(rows[0]))}
-	for i, row := range rows {
-		for j, x := range row {
-			m.Data[j*m.Rows+i] = x
-		}
-	}
-	return m, nil
 }

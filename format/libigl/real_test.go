@@ -2,6 +2,7 @@ package libigl
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"path/filepath"
 	"testing"
@@ -11,11 +12,21 @@ import (
 	"github.com/meshrig/meshrig/internal/shareddata"
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
+	"github.com/meshrig/meshrig/metric"
 	"github.com/meshrig/meshrig/rig"
 	"github.com/meshrig/meshrig/seq"
 )
 
-func open[T any](t *testing.T, path string, read func(r interface{ Read([]byte) (int, error) }) (T, error)) T {
+// The shared rigs are libigl's: tests replay them two ways. The data's own
+// convention (Deform: every weight, per-bone transforms) must reproduce
+// the given poses within 1e-4·d. meshrig's rig (Rig: ≤4 influences per
+// vertex, joint rotations through the hierarchy) is measured against the
+// same poses; its bounds are the measured errors with some margin, and
+// they come from the influence cap alone: the joint-rotation clip itself
+// must match LBS of the capped skin with the given transforms.
+
+// readWith opens a (gzip-compressed) shared file and parses it.
+func readWith[T any](t *testing.T, path string, read func(io.Reader) (T, error)) T {
 	t.Helper()
 	rc, err := format.Open(path)
 	if err != nil {
@@ -29,10 +40,293 @@ func open[T any](t *testing.T, path string, read func(r interface{ Read([]byte) 
 	return v
 }
 
-func readTGF(r interface{ Read([]byte) (int, error) }) (*TGF, error)     { return ReadTGF(r) }
-func readDMAT(r interface{ Read([]byte) (int, error) }) (*Matrix, error) { return ReadDMAT(r) }
-func readTable(r interface{ Read([]byte) (int, error) }) (*Matrix, error) {
-	return ReadTable(r)
+// groundTruth is a libigl rig with its animation.
+type groundTruth struct {
+	name   string
+	mesh   *mesh.Mesh
+	tgf    *TGF
+	w      *Matrix
+	frames [][]linalg.Affine // per frame, per bone
+	// given are posed meshes made by the data's authors; nil when the
+	// data has only transforms.
+	given *seq.Sequence
+}
+
+// bounds are what a replay must achieve; max%, RMSE% in percent of d.
+type bounds struct{ maxPercent, rmsePercent float64 }
+
+func TestWolfPoses(t *testing.T) {
+	dir := shareddata.Path(t, "rigs/wolf")
+	m, err := format.ReadMesh(filepath.Join(dir, "wolf.obj.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := groundTruth{name: "wolf", mesh: m, given: seq.New(m),
+		tgf: readWith(t, filepath.Join(dir, "wolf.tgf.gz"), ReadTGF),
+		w:   readWith(t, filepath.Join(dir, "wolf.DMAT.gz"), ReadDMAT)}
+	tmats, _ := filepath.Glob(filepath.Join(dir, "poses", "wolf-*.Tmat.gz"))
+	if len(tmats) == 0 {
+		t.Fatalf("%s/poses holds no .Tmat files", dir)
+	}
+	for k := 1; k <= len(tmats); k++ {
+		base := filepath.Join(dir, "poses", fmt.Sprintf("wolf-%d", k))
+		tr, err := Transforms(readWith(t, base+".Tmat.gz", ReadTable))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pose, err := format.ReadMesh(base + ".obj.gz")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := g.given.AddMesh(pose, filepath.Base(base)); err != nil {
+			t.Fatal(err)
+		}
+		g.frames = append(g.frames, tr)
+	}
+	replay(t, g, bounds{maxPercent: 2.5, rmsePercent: 0.12})
+}
+
+func TestElephantAnimation(t *testing.T) {
+	dir := shareddata.Path(t, "rigs/elephant")
+	m, err := format.ReadMesh(filepath.Join(dir, "elephant.obj.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := groundTruth{name: "elephant", mesh: m,
+		tgf: readWith(t, filepath.Join(dir, "elephant.tgf.gz"), ReadTGF),
+		w:   readWith(t, filepath.Join(dir, "elephant-weights.dmat.gz"), ReadDMAT)}
+	anim := readWith(t, filepath.Join(dir, "elephant-anim.dmat.gz"), ReadDMAT)
+	if anim.Rows != 12*len(g.tgf.Bones) {
+		t.Fatalf("animation has %d rows for %d bones, want 12 per bone", anim.Rows, len(g.tgf.Bones))
+	}
+	for f := 0; f < anim.Cols; f++ {
+		tr, err := AnimationFrame(anim, f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g.frames = append(g.frames, tr)
+	}
+	// Frame 1 is the rest pose: every transform the identity.
+	for k, a := range g.frames[0] {
+		if a != linalg.IdentityAffine() {
+			t.Fatalf("frame 1 bone %d: %+v, want the identity", k, a)
+		}
+	}
+	replay(t, g, bounds{maxPercent: 4, rmsePercent: 0.25})
+}
+
+func TestArm(t *testing.T) {
+	dir := shareddata.Path(t, "rigs/arm")
+	m, err := format.ReadMesh(filepath.Join(dir, "arm.obj.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := readWith(t, filepath.Join(dir, "arm.tgf.gz"), ReadTGF)
+	w := readWith(t, filepath.Join(dir, "arm-weights.dmat.gz"), ReadDMAT)
+	checkWeights(t, "arm", w, len(m.Verts), len(g.Bones))
+	r, boneJoint, err := Rig(m, g, w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A chain of four bones from one root point: no synthetic root.
+	if len(g.Joints) != 5 || len(g.Bones) != 4 || r.Skeleton.Len() != 4 {
+		t.Errorf("arm: %d joints, %d bones → %d rig joints", len(g.Joints), len(g.Bones), r.Skeleton.Len())
+	}
+	for k, b := range g.Bones {
+		if h := r.Skeleton.Joints[boneJoint[k]].Head; h != g.Joints[b[0]] {
+			t.Errorf("bone %d: head %v, want its start %v", k, h, g.Joints[b[0]])
+		}
+	}
+	// With the identity on every bone the rig is the rest pose.
+	ident := make([]linalg.Affine, len(g.Bones))
+	for k := range ident {
+		ident[k] = linalg.IdentityAffine()
+	}
+	sm, err := SkinMatrices(r, boneJoint, ident)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := mesh.Diagonal(m.Verts)
+	if e := maxDist(rig.Deform(nil, m.Verts, r.Skin, sm), m.Verts); e > 1e-12*d {
+		t.Errorf("identity transforms move the arm by %.3g·d", e/d)
+	}
+}
+
+// replay checks the data's own LBS against the given poses, then builds
+// meshrig's rig and measures it.
+func replay(t *testing.T, g groundTruth, want bounds) {
+	t.Helper()
+	m, d := g.mesh, mesh.Diagonal(g.mesh.Verts)
+	checkWeights(t, g.name, g.w, len(m.Verts), len(g.tgf.Bones))
+	for f, tr := range g.frames {
+		if len(tr) != len(g.tgf.Bones) {
+			t.Fatalf("%s frame %d: %d transforms for %d bones", g.name, f+1, len(tr), len(g.tgf.Bones))
+		}
+	}
+	// The layout check: in libigl's convention the transforms of these
+	// forward-kinematic animations are rotations, and a bone and its
+	// parent agree on where their shared joint goes. Reading the blocks
+	// transposed keeps the rotations but tears the joints apart.
+	orth, gap := skeletal(g.tgf, g.frames)
+	if orth > 1e-5 || gap > 1e-4*d {
+		t.Errorf("%s: transforms off rotations by %.3g, joints torn apart by %.3g·d", g.name, orth, gap/d)
+	}
+	transposed := make([][]linalg.Affine, len(g.frames))
+	for f, tr := range g.frames {
+		for _, a := range tr {
+			transposed[f] = append(transposed[f], linalg.Affine{M: a.M.T(), T: a.T})
+		}
+	}
+	if _, tgap := skeletal(g.tgf, transposed); tgap < 1e-2*d {
+		t.Errorf("%s: the transposed layout keeps joints within %.3g·d: the check cannot tell layouts apart", g.name, tgap/d)
+	} else {
+		t.Logf("%s: read transposed, the transforms would tear joints %.2g·d apart", g.name, tgap/d)
+	}
+
+	// The data's own convention: every weight, per-bone transforms.
+	exact := seq.New(m)
+	for f, tr := range g.frames {
+		v, err := Deform(m.Verts, g.w, tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := exact.AddFrame(v, fmt.Sprint(f+1)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	truth := g.given
+	if truth == nil {
+		truth = exact // the transforms are all the data has
+	} else if e := maxDist(exact.Frames, truth.Frames); e > 1e-4*d {
+		t.Errorf("%s: libigl LBS with the given weights and transforms is %.3g·d from the given poses", g.name, e/d)
+	} else {
+		t.Logf("%s: libigl LBS reproduces the %d given poses within %.2g·d", g.name, truth.F(), e/d)
+	}
+
+	// meshrig's rig: four influences, joint rotations through the hierarchy.
+	r, boneJoint, err := Rig(m, g.tgf, g.w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	capped := seq.New(m)
+	mats := make([]linalg.Affine, 0, len(g.frames)*r.Skeleton.Len())
+	for f, tr := range g.frames {
+		sm, err := SkinMatrices(r, boneJoint, tr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := capped.AddFrame(rig.Deform(nil, m.Verts, r.Skin, sm), fmt.Sprint(f+1)); err != nil {
+			t.Fatal(err)
+		}
+		mats = append(mats, sm...)
+	}
+	clip := rig.ClipFromSkinMatrices(&r.Skeleton, "anim", 30, len(g.frames), mats)
+	if !clip.Rigid(&r.Skeleton, 1e-4*d) {
+		t.Errorf("%s: the clip stretches bones by more than 1e-4·d", g.name)
+	}
+	clip.MakeRigid(&r.Skeleton)
+	r.Clips = []rig.Clip{clip}
+	if err := r.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	var ours []linalg.Vec3
+	for f := range g.frames {
+		ours = append(ours, r.Frame(nil, 0, f)...)
+	}
+	if e := maxDist(ours, capped.Frames); e > 1e-5*d {
+		t.Errorf("%s: the joint-rotation clip moves vertices %.3g·d from LBS with the transforms it came from", g.name, e/d)
+	}
+	rep, err := metric.Compare(truth, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	over, dropped := capCost(g.w)
+	t.Logf("%s: %d vertices, %d bones, %d frames; rotations within %.1g, joints within %.1g·d; "+
+		"%d vertices (%.1f%%) have more than 4 weights above 1e-6, dropping up to %.3f of their weight",
+		g.name, len(m.Verts), len(g.tgf.Bones), len(g.frames), orth, gap/d, over, 100*float64(over)/float64(len(m.Verts)), dropped)
+	t.Logf("%s: meshrig rig (≤4 influences, skeletal clip) vs the %s: RMSE%% %.4f, Max%% %.3f, normal RMS %.4f",
+		g.name, map[bool]string{true: "given poses", false: "exact LBS"}[g.given != nil], rep.RMSEPercent, rep.MaxPercent, rep.NormalRMS)
+	if rep.MaxPercent > want.maxPercent || rep.RMSEPercent > want.rmsePercent {
+		t.Errorf("%s: RMSE%% %.4f Max%% %.3f, want at most %.4f and %.3f", g.name, rep.RMSEPercent, rep.MaxPercent, want.rmsePercent, want.maxPercent)
+	}
+}
+
+// checkWeights asserts that libigl weights have one column per bone and
+// sum to 1 at every vertex, so LBS with them needs no renormalizing.
+func checkWeights(t *testing.T, name string, w *Matrix, verts, bones int) {
+	t.Helper()
+	if w.Rows != verts || w.Cols != bones {
+		t.Fatalf("%s: weights are %d×%d for %d vertices and %d bones", name, w.Rows, w.Cols, verts, bones)
+	}
+	for i := 0; i < w.Rows; i++ {
+		var s float64
+		for k := 0; k < w.Cols; k++ {
+			s += w.At(i, k)
+		}
+		if math.Abs(s-1) > 1e-6 {
+			t.Fatalf("%s: vertex %d's weights sum to %v", name, i+1, s)
+		}
+	}
+}
+
+// skeletal returns how far the linear parts are from rotations (largest
+// entry of AᵀA − I, or of det A − 1) and how far apart a bone and its
+// parent carry their shared joint, over every frame.
+func skeletal(g *TGF, frames [][]linalg.Affine) (orth, gap float64) {
+	ends := make(map[int]int)
+	for k := len(g.Bones) - 1; k >= 0; k-- {
+		ends[g.Bones[k][1]] = k
+	}
+	for _, tr := range frames {
+		for k, a := range tr {
+			ata := a.M.T().Mul(a.M)
+			for i := 0; i < 3; i++ {
+				ata[i][i]--
+				for j := 0; j < 3; j++ {
+					orth = math.Max(orth, math.Abs(ata[i][j]))
+				}
+			}
+			orth = math.Max(orth, math.Abs(a.M.Det()-1))
+			h := g.Joints[g.Bones[k][0]]
+			if p, ok := ends[g.Bones[k][0]]; ok {
+				gap = math.Max(gap, a.Apply(h).Dist(tr[p].Apply(h)))
+			}
+		}
+	}
+	return orth, gap
+}
+
+// capCost counts the vertices with more than four weights above 1e-6 and
+// the largest weight sum the four-influence cap drops from one.
+func capCost(w *Matrix) (over int, dropped float64) {
+	row := make([]float64, w.Cols)
+	for i := 0; i < w.Rows; i++ {
+		n := 0
+		var total, top float64
+		for k := range row {
+			row[k] = math.Max(w.At(i, k), 0)
+			total += row[k]
+			if row[k] > 1e-6 {
+				n++
+			}
+		}
+		if n <= rig.MaxInfluences {
+			continue
+		}
+		over++
+		for c := 0; c < rig.MaxInfluences; c++ {
+			best := 0
+			for k := range row {
+				if row[k] > row[best] {
+					best = k
+				}
+			}
+			top += row[best]
+			row[best] = -1
+		}
+		dropped = math.Max(dropped, total-top)
+	}
+	return over, dropped
 }
 
 // maxDist returns the largest distance between matching points.
@@ -42,133 +336,4 @@ func maxDist(a, b []linalg.Vec3) float64 {
 		m = math.Max(m, a[i].Dist(b[i]))
 	}
 	return m
-}
-
-// replay plays transforms three ways: libigl's own LBS with every weight
-// (exact), LBS of the rig's four-influence skin with the transforms
-// as given (capped), and meshrig's rig with the transforms turned into a
-// joint-rotation clip (ours).
-func replay(t *testing.T, m *mesh.Mesh, r *rig.Rig, boneJoint []rig.JointID, w *Matrix, frames [][]linalg.Affine) (exact, capped, ours *seq.Sequence) {
-	exact, capped, ours = seq.New(m), seq.New(m), seq.New(m)
-	var mats []linalg.Affine
-	for f, tr := range frames {
-		if err := exact.AddFrame(Deform(m.Verts, w, tr), fmt.Sprint(f)); err != nil {
-			t.Fatal(err)
-		}
-		sm := SkinMatrices(r, boneJoint, tr)
-		if err := capped.AddFrame(rig.Deform(nil, m.Verts, r.Skin, sm), fmt.Sprint(f)); err != nil {
-			t.Fatal(err)
-		}
-		mats = append(mats, sm...)
-	}
-	r.Clips = []rig.Clip{rig.ClipFromSkinMatrices(&r.Skeleton, "anim", 30, len(frames), mats)}
-	for f := range frames {
-		if err := ours.AddFrame(r.Frame(nil, 0, f), fmt.Sprint(f)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return exact, capped, ours
-}
-
-func TestWolfPoses(t *testing.T) {
-	dir := shareddata.Path(t, "rigs/wolf")
-	m, err := format.ReadMesh(filepath.Join(dir, "wolf.obj.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tgf := open(t, filepath.Join(dir, "wolf.tgf.gz"), readTGF)
-	w := open(t, filepath.Join(dir, "wolf.DMAT.gz"), readDMAT)
-	r, boneJoint, err := Rig(m, tgf, w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := mesh.Diagonal(m.Verts)
-	var frames [][]linalg.Affine
-	given := seq.New(m)
-	for k := 1; k <= 5; k++ {
-		tm := open(t, filepath.Join(dir, "poses", fmt.Sprintf("wolf-%d.Tmat.gz", k)), readTable)
-		tr, err := Transforms(tm)
-		if err != nil {
-			t.Fatal(err)
-		}
-		pose, err := format.ReadMesh(filepath.Join(dir, "poses", fmt.Sprintf("wolf-%d.obj.gz", k)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := given.AddMesh(pose, fmt.Sprintf("wolf-%d", k)); err != nil {
-			t.Fatal(err)
-		}
-		frames = append(frames, tr)
-	}
-	exact, capped, ours := replay(t, m, r, boneJoint, w, frames)
-	checkReplay(t, "wolf", given, exact, capped, ours, d)
-}
-
-func TestElephantAnimation(t *testing.T) {
-	dir := shareddata.Path(t, "rigs/elephant")
-	m, err := format.ReadMesh(filepath.Join(dir, "elephant.obj.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tgf := open(t, filepath.Join(dir, "elephant.tgf.gz"), readTGF)
-	w := open(t, filepath.Join(dir, "elephant-weights.dmat.gz"), readDMAT)
-	anim := open(t, filepath.Join(dir, "elephant-anim.dmat.gz"), readDMAT)
-	r, boneJoint, err := Rig(m, tgf, w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var frames [][]linalg.Affine
-	for f := 0; f < anim.Cols; f++ {
-		tr, err := AnimationFrame(anim, f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(tr) != len(tgf.Bones) {
-			t.Fatalf("%d transforms for %d bones", len(tr), len(tgf.Bones))
-		}
-		frames = append(frames, tr)
-	}
-	exact, capped, ours := replay(t, m, r, boneJoint, w, frames)
-	checkReplay(t, "elephant", exact, exact, capped, ours, mesh.Diagonal(m.Verts))
-}
-
-// checkRig asserts the ground truth replays the given poses within
-// 1e-4·d through libigl's convention (every weight), and that meshrig's
-// joint-rotation rig adds nothing to the cost of its four-influence skin,
-// which it logs.
-func checkReplay(t *testing.T, name string, given, exact, capped, ours *seq.Sequence, d float64) {
-	t.Helper()
-	if e := maxDist(exact.Frames, given.Frames); e > 1e-4*d {
-		t.Errorf("%s: the ground truth replays %.3g·d from the given poses", name, e/d)
-	}
-	if e := maxDist(ours.Frames, capped.Frames); e > 1e-5*d {
-		t.Errorf("%s: the joint-rotation clip moves vertices %.3g·d from the transforms it came from", name, e/d)
-	}
-	t.Logf("%s: exact replay off by %.2g·d; with ≤4 influences off by %.2g·d max (RMSE%% %.3g)",
-		name, maxDist(exact.Frames, given.Frames)/d, maxDist(ours.Frames, given.Frames)/d, rmsePercent(ours, given, d))
-}
-
-func rmsePercent(a, b *seq.Sequence, d float64) float64 {
-	var s float64
-	for k := range a.Frames {
-		s += a.Frames[k].Sub(b.Frames[k]).Norm2()
-	}
-	return 100 * math.Sqrt(s/float64(len(a.Frames))) / d
-}
-
-func TestArm(t *testing.T) {
-	dir := shareddata.Path(t, "rigs/arm")
-	m, err := format.ReadMesh(filepath.Join(dir, "arm.obj.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	tgf := open(t, filepath.Join(dir, "arm.tgf.gz"), readTGF)
-	w := open(t, filepath.Join(dir, "arm-weights.dmat.gz"), readDMAT)
-	r, _, err := Rig(m, tgf, w)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(tgf.Joints) != 5 || len(tgf.Bones) != 4 || r.Skeleton.Len() != 4 {
-		t.Errorf("arm: %d joints, %d bones → %d rig joints", len(tgf.Joints), len(tgf.Bones), r.Skeleton.Len())
-	}
 }

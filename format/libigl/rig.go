@@ -8,112 +8,106 @@ import (
 	"github.com/meshrig/meshrig/rig"
 )
 
-// Transforms reads bone transforms in libigl's LBS layout: a (4·B)×3
-// matrix whose block k is [Aᵀ; tᵀ], so that v' = [v 1]·T_k = A v + t.
-func Transforms(m *Matrix) ([]linalg.Affine, error) {
-	if m.Cols != 3 || m.Rows%4 != 0 {
-		return nil, fmt.Errorf("transforms: %d×%d matrix, want (4·bones)×3", m.Rows, m.Cols)
-	}
-	out := make([]linalg.Affine, m.Rows/4)
-	for k := range out {
-		for c := 0; c < 3; c++ {
-			for r := 0; r < 3; r++ {
-				out[k].M[c][r] = m.At(4*k+r, c)
-			}
-			out[k].T[c] = m.At(4*k+3, c)
-		}
-	}
-	return out, nil
-}
-
-// AnimationFrame reads frame f of an animation matrix whose column f is
-// the frame's (4·B)×3 transform matrix stored column-major.
-func AnimationFrame(anim *Matrix, f int) ([]linalg.Affine, error) {
-	if f < 0 || f >= anim.Cols || anim.Rows%12 != 0 {
-		return nil, fmt.Errorf("animation: frame %d of a %d×%d matrix", f, anim.Rows, anim.Cols)
-	}
-	col := &Matrix{Rows: anim.Rows / 3, Cols: 3, Data: anim.Data[f*anim.Rows : (f+1)*anim.Rows]}
-	return Transforms(col)
-}
-
-// Deform applies linear blend skinning with every weight of w (an N×B
-// matrix, one column per bone) and per-bone transforms: libigl's own
-// replay, without meshrig's four-influence limit.
-func Deform(verts []linalg.Vec3, w *Matrix, tr []linalg.Affine) []linalg.Vec3 {
-	out := make([]linalg.Vec3, len(verts))
-	for i, v := range verts {
-		var s linalg.Vec3
-		for k := range tr {
-			if x := w.At(i, k); x != 0 {
-				s = s.Add(tr[k].Apply(v).Scale(x))
-			}
-		}
-		out[i] = s
-	}
-	return out
-}
-
-// Rig builds a meshrig rig from a TGF skeleton and per-bone weights
-// (N×B). Bone k (a→b) becomes joint "bone_k" with its head at a and as
-// parent the bone that ends at a; bones that start where no bone ends
-// hang under a still joint "root" placed at the first such start. Weights
-// keep the four largest per vertex, renormalized. It returns the rig (no
-// clips) and, per bone, its joint.
+// Rig builds a meshrig rig (skeleton and skin, no clips) from a TGF
+// skeleton and per-bone weights w (#verts×#bones, one column per TGF
+// bone, as libigl's skinning weights are).
+//
+// Bone k (joints a→b) becomes joint "bone_k" with its head at a; its
+// parent is the bone that ends at a (the first in file order when several
+// do). When more than one bone starts where no bone ends — libigl
+// skeletons usually fan out from a root point with no bone of its own —
+// those bones hang under a still joint "root" (weight 0) at the first such
+// start. Joints are reordered parents first (rig.Reorder). Each vertex
+// keeps its four largest weights, renormalized (rig.FromDense).
+//
+// It returns the rig and, per bone, its joint. A skeleton whose bones
+// form a cycle, or weights of the wrong size, is an error.
 func Rig(m *mesh.Mesh, t *TGF, w *Matrix) (*rig.Rig, []rig.JointID, error) {
 	nb := len(t.Bones)
+	if nb == 0 {
+		return nil, nil, fmt.Errorf("skeleton has no bones")
+	}
 	if w.Rows != len(m.Verts) || w.Cols != nb {
 		return nil, nil, fmt.Errorf("weights are %d×%d, want %d vertices × %d bones", w.Rows, w.Cols, len(m.Verts), nb)
 	}
-	ends := make(map[int]int) // joint → bone ending there
+	for k, b := range t.Bones {
+		if b[0] < 0 || b[1] < 0 || b[0] >= len(t.Joints) || b[1] >= len(t.Joints) || b[0] == b[1] {
+			return nil, nil, fmt.Errorf("bone %d joins joints %d and %d (%d joints)", k, b[0], b[1], len(t.Joints))
+		}
+	}
+	ends := make(map[int]int) // TGF joint → the first bone ending there
 	for k := nb - 1; k >= 0; k-- {
 		ends[t.Bones[k][1]] = k
 	}
 	joints := make([]rig.Joint, nb, nb+1)
-	rootBones := 0
+	var roots []int
 	for k, b := range t.Bones {
-		p, ok := ends[b[0]]
-		parent := rig.JointID(p)
-		if !ok {
-			parent = rig.NoParent
-			rootBones++
+		parent := rig.NoParent
+		if p, ok := ends[b[0]]; ok {
+			parent = rig.JointID(p)
+		} else {
+			roots = append(roots, k)
 		}
 		joints[k] = rig.Joint{Name: fmt.Sprintf("bone_%d", k), Parent: parent, Head: t.Joints[b[0]]}
 	}
-	if rootBones > 1 {
-		var at linalg.Vec3
-		for k := range joints {
-			if joints[k].Parent == rig.NoParent {
-				if at == (linalg.Vec3{}) {
-					at = joints[k].Head
-				}
-				joints[k].Parent = rig.JointID(nb)
-			}
+	if len(roots) > 1 {
+		for _, k := range roots {
+			joints[k].Parent = rig.JointID(nb)
 		}
-		joints = append(joints, rig.Joint{Name: "root", Parent: rig.NoParent, Head: at})
+		joints = append(joints, rig.Joint{Name: "root", Parent: rig.NoParent, Head: joints[roots[0]].Head})
 	}
 	sk, perm, err := rig.Reorder(joints)
 	if err != nil {
 		return nil, nil, fmt.Errorf("skeleton: %w", err)
 	}
-	dense := make([]float64, len(m.Verts)*sk.Len())
-	for i := range m.Verts {
-		for k := 0; k < nb; k++ {
-			dense[i*sk.Len()+int(perm[k])] = w.At(i, k)
+	nj := sk.Len()
+	dense := make([]float64, len(m.Verts)*nj)
+	for k := 0; k < nb; k++ {
+		j := int(perm[k])
+		for i, x := range w.Data[k*w.Rows : (k+1)*w.Rows] {
+			dense[i*nj+j] = x
 		}
 	}
-	r := &rig.Rig{Mesh: m, Skeleton: sk, Skin: rig.FromDense(dense, len(m.Verts), sk.Len(), rig.MaxInfluences)}
-	return r, perm[:nb], r.Validate()
+	r := &rig.Rig{Mesh: m, Skeleton: sk, Skin: rig.FromDense(dense, len(m.Verts), nj, rig.MaxInfluences)}
+	if err := r.Validate(); err != nil {
+		return nil, nil, err
+	}
+	return r, perm[:nb], nil
 }
 
-// SkinMatrices lays out per-bone transforms as per-joint LBS matrices of
-// r (identity for a synthetic root).
-func SkinMatrices(r *rig.Rig, boneJoint []rig.JointID, tr []linalg.Affine) []linalg.Affine {
-	out := make([]linalg.Affine, r.Skeleton.Len())
-	for j := range out {
-		out[j] = linalg.IdentityAffine()
+// SkinMatrices lays out one frame's per-bone transforms as per-joint LBS
+// matrices of r (boneJoint from Rig): bone k's transform on joint
+// boneJoint[k]. A synthetic root has no transform of its own; it gets the
+// translation that carries its head where the first bone starting there
+// (in file order) carries that point, so a forward-kinematic animation
+// keeps every bone, the root's too, rigid.
+func SkinMatrices(r *rig.Rig, boneJoint []rig.JointID, tr []linalg.Affine) ([]linalg.Affine, error) {
+	if len(tr) != len(boneJoint) {
+		return nil, fmt.Errorf("%d transforms for %d bones", len(tr), len(boneJoint))
+	}
+	nj := r.Skeleton.Len()
+	out := make([]linalg.Affine, nj)
+	set := make([]bool, nj)
+	for k, j := range boneJoint {
+		if j < 0 || int(j) >= nj || set[j] {
+			return nil, fmt.Errorf("bone %d maps to joint %d of %d", k, j, nj)
+		}
+		out[j], set[j] = tr[k], true
 	}
 	for k, j := range boneJoint {
-		out[j] = tr[k]
+		p := r.Skeleton.Joints[j].Parent
+		if p == rig.NoParent || set[p] {
+			continue
+		}
+		h := r.Skeleton.Joints[p].Head
+		if h == r.Skeleton.Joints[j].Head {
+			out[p], set[p] = linalg.Translation(tr[k].Apply(h).Sub(h)), true
+		}
 	}
-	return out
+	for j := range out {
+		if !set[j] {
+			out[j] = linalg.IdentityAffine()
+		}
+	}
+	return out, nil
 }

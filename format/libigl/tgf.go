@@ -11,14 +11,19 @@ import (
 	"github.com/meshrig/meshrig/linalg"
 )
 
-// TGF is a skeleton: joint positions and bones as joint pairs (0-based).
+// TGF is a skeleton as libigl stores it.
 type TGF struct {
+	// Joints are the joint positions, in file order.
 	Joints []linalg.Vec3
-	Bones  [][2]int
+	// Bones are directed edges (start, end) between joints, 0-based, in
+	// file order: bone k owns weight column k and transform k.
+	Bones [][2]int
 }
 
 // ReadTGF parses a TGF file: lines "index x y z [ignored…]", a "#" line,
 // then bone lines "a b [ignored…]" with 1-based joint indices, then "#".
+// Joints are numbered in file order, as libigl's readTGF does (the index
+// field is not used). Errors are *format.ParseError with the line.
 func ReadTGF(r io.Reader) (*TGF, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
@@ -64,7 +69,8 @@ func ReadTGF(r io.Reader) (*TGF, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, err
+		line++
+		return nil, fail("%w", err)
 	}
 	if len(t.Joints) == 0 {
 		return nil, fail("no joints")
