@@ -1,5 +1,6 @@
-// Package collada writes rigs as COLLADA 1.4.1 documents (.dae), the
-// last stage of the flow (input → sequence → method → rig → writer):
+// Package collada writes rigs as COLLADA 1.4.1 (the default) and 1.5
+// documents (.dae), the last stage of the flow (input → sequence →
+// method → rig → writer):
 //
 //   - library_geometries: the rest mesh, positions and vertex normals,
 //     the polygons as read (a polylist, so quads stay quads; triangles
@@ -13,6 +14,16 @@
 //   - library_animations: per clip one animation sampling every joint's
 //     local matrix per frame (times f/FPS from 0, LINEAR), targeting
 //     "joint/transform", and library_animation_clips naming them.
+//
+// COLLADA 1.5 (WriteOptions.Version "1.5", or Write15 with joint angle
+// limits) keeps those sections and adds the kinematics model the
+// Laplacian-contraction paper exports: library_joints (every non-root
+// joint as three revolute axes, X, Y and Z of its rest frame, with limits
+// in degrees where given), library_kinematics_models (the root joint's
+// frame as the base link, each joint attaching its child link at the rest
+// offset), library_kinematics_scenes, and in <scene> the binding of the
+// model to the root joint node and of every axis to a <rotate> (angle 0)
+// the joint node gains after its matrix.
 //
 // Joint IDs are the joint names made NCNames (characters other than
 // letters, digits, '_' and '-' become '_'); node name attributes keep the

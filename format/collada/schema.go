@@ -178,6 +178,7 @@ type node struct {
 	Name       string              `xml:"name,attr"`
 	Type       string              `xml:"type,attr"`
 	Matrix     *matrixEl           `xml:"matrix,omitempty"`
+	Rotates    []rotateEl          `xml:"rotate"` // COLLADA 1.5 joint axes (kinematics.go)
 	Controller *instanceController `xml:"instance_controller,omitempty"`
 	Children   []node              `xml:"node,omitempty"`
 }

@@ -18,21 +18,26 @@ func init() {
 const timestamp = "2026-01-01T00:00:00Z"
 
 // Write writes r as a COLLADA document. opt.Version "" and "1.4.1" give
-// COLLADA 1.4.1; any other version is an error wrapping
+// COLLADA 1.4.1; "1.5" and "1.5.0" give COLLADA 1.5 with a kinematics
+// model (Write15); any other version is an error wrapping
 // format.ErrUnsupported. An invalid rig (see rig.Rig.Validate, and
 // non-finite or out-of-range mesh data) is refused before anything is
 // written.
 func Write(w io.Writer, r *rig.Rig, opt format.WriteOptions) error {
-	var doc any
 	switch opt.Version {
 	case "", "1.4.1":
 		if err := check(r); err != nil {
 			return err
 		}
-		doc = document141(r)
-	default:
-		return fmt.Errorf("COLLADA %q: %w (meshrig writes 1.4.1)", opt.Version, format.ErrUnsupported)
+		return encode(w, document141(r))
+	case "1.5", "1.5.0":
+		return Write15(w, r, nil)
 	}
+	return fmt.Errorf("COLLADA %q: %w (meshrig writes 1.4.1 and 1.5)", opt.Version, format.ErrUnsupported)
+}
+
+// encode writes the XML declaration and the indented document.
+func encode(w io.Writer, doc any) error {
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
 	}

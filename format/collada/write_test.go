@@ -237,9 +237,11 @@ func TestNoClipsNoAnimationLibrary(t *testing.T) {
 
 func TestRefusesOtherVersions(t *testing.T) {
 	var buf bytes.Buffer
-	err := Write(&buf, chainRig(t, 2, 2, 4, 2, 1, true), format.WriteOptions{Version: "1.5"})
-	if !errors.Is(err, format.ErrUnsupported) || buf.Len() > 0 {
-		t.Fatalf("1.5: %v, %d bytes written", err, buf.Len())
+	for _, v := range []string{"1.4", "1.5.1", "2"} {
+		err := Write(&buf, chainRig(t, 2, 2, 4, 2, 1, true), format.WriteOptions{Version: v})
+		if !errors.Is(err, format.ErrUnsupported) || buf.Len() > 0 {
+			t.Fatalf("%s: %v, %d bytes written", v, err, buf.Len())
+		}
 	}
 	if err := Write(&buf, chainRig(t, 2, 2, 4, 2, 1, true), format.WriteOptions{Version: "1.4.1"}); err != nil {
 		t.Fatal(err)
