@@ -18,6 +18,9 @@ import (
 type benchOptions struct {
 	rig  rigOptions
 	json string
+	// --static: skeletonize single meshes instead (cmd_bench_static.go).
+	staticMode bool
+	static     skeletonizeOptions
 }
 
 // benchRow is one line of the benchmark table.
@@ -27,14 +30,24 @@ type benchRow struct {
 }
 
 func newBench(g *globals) *cobra.Command {
-	o := &benchOptions{}
+	o := &benchOptions{static: skeletonizeOptions{weights: "heat", maxInf: 4}}
 	cmd := &cobra.Command{
 		Use:   "bench [DIR...]",
 		Short: "Time a rigging method on the shared sequences (and any folders given) and tabulate the errors",
 		Long: `bench rigs every sequence in the shared data's sequences/ folder (found at
 $MESHRIG_DATA or ../shared/data) and every folder given, and prints one row per
-dataset: vertices, frames, bones, seconds, RMSE%, Max%, normal RMS.`,
+dataset: vertices, frames, bones, seconds, RMSE%, Max%, normal RMS.
+
+With --static it skeletonizes single meshes instead (the MESH files given,
+or the shared data's static/ meshes, rigs/ meshes with their TGF skeletons
+and gltf/ characters in bind pose with their own rigs) with both skeleton
+methods (or the one --method names) and heat weights, and prints one row
+per mesh and method: vertices, joints, seconds, joint error% where the
+truth is known.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if o.staticMode {
+				return benchStatic(cmd, g, o, args)
+			}
 			dirs := args
 			if len(dirs) == 0 {
 				root := shareddata.Dir()
@@ -81,6 +94,9 @@ dataset: vertices, frames, bones, seconds, RMSE%, Max%, normal RMS.`,
 	f.IntVar(&o.rig.maxInf, "max-influences", 4, "most joints per vertex (1–4)")
 	f.Uint64Var(&o.rig.seed, "seed", 1, "seed for any randomized step")
 	f.StringVar(&o.rig.skeleton, "skeleton", "tree", "tree or none")
+	f.BoolVar(&o.staticMode, "static", false, "benchmark skeletonize on single meshes (see above)")
+	f.IntVar(&o.static.joints, "joints", 0, "--static, contraction: joints to keep")
+	f.Float64Var(&o.static.voxelSize, "voxel-size", 0, "--static, forcefield: voxel edge in the unit cube")
 	return cmd
 }
 

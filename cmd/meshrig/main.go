@@ -42,6 +42,7 @@ Start with:  meshrig demo`,
 	root.AddCommand(
 		newDemo(g),
 		newRig(g),
+		newSkeletonize(g),
 		newEval(g),
 		newBench(g),
 		newGen(g),
