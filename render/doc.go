@@ -1,11 +1,21 @@
-// Package render draws rigs and meshes to images in pure Go (no GPU): a
-// z-buffered, supersampled software rasterizer with Lambert shading, each
-// vertex coloured by its dominant joint, and the skeleton drawn on top as
-// an X-ray overlay (joints as discs, bones as lines, the root marked).
+// Package render draws rigs and meshes to images in pure Go (no cgo, no
+// GPU): a z-buffered software rasterizer, 2× supersampled and box-filtered
+// for anti-aliasing, run over horizontal bands in parallel with the same
+// bytes at any GOMAXPROCS.
+//
+// Rig colours each region of the mesh by its dominant joint (JointColor:
+// golden-ratio hue steps) with crisp borders, shades it with a key light
+// beside the camera plus ambient (both sides of a face lit), and draws the
+// posed skeleton over it as an X-ray overlay: bones as outlined lines from
+// parent head to child head, joints as white discs, the root a larger red
+// one, slightly faded where the surface hides them. A caption names the
+// clip, frame and bone count. Mesh draws a plain mesh, in clay or with
+// given vertex colours.
 //
 //	img, err := render.Rig(r, 0, 10, render.Options{})
-//	err = render.WritePNG("rig.png", img)
+//	err = render.WritePNG("rig.png", img, input)
 //
-// The automatic camera frames the rest pose's bounding box, so every frame
-// of one rig is drawn from the same place.
+// The automatic camera (AutoView; override with Options.View) frames the
+// rest pose's bounding box orthographically from a 3/4 view, so every
+// frame of one rig is drawn from the same place.
 package render

@@ -5,9 +5,11 @@ import (
 	"math"
 )
 
-// jointColor returns a distinct, pleasant colour for joint j: hues step by
-// the golden angle so neighbours in index order differ strongly.
-func jointColor(j int) [3]float64 {
+// JointColor returns the colour Rig gives joint j's region as linear
+// 0–1 RGB: hues step by the golden ratio of a turn so joints near in index
+// order (usually near in the body) differ strongly, at a fixed, soft
+// saturation and value. It is deterministic, for legends elsewhere.
+func JointColor(j int) [3]float64 {
 	h := math.Mod(0.13+float64(j)*0.618033988749895, 1)
 	return hsv(h, 0.55, 0.95)
 }
