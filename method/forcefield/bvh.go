@@ -1,0 +1,183 @@
+package forcefield
+
+import "github.com/meshrig/meshrig/linalg"
+
+// bvh is a bounding-volume hierarchy over a mesh's triangles: the spatial
+// index that makes a ray cost O(log n) triangle tests instead of n (the
+// paper uses an octree, §3.1; a BVH needs no level parameter and never
+// stores a triangle twice).
+type bvh struct {
+	nodes []bvhNode
+	tris  []bvhTri // in leaf order
+}
+
+// bvhNode is a box; a leaf (count > 0) owns tris[first:first+count], an
+// inner node (count == 0) has its left child right after it and its
+// right child at first.
+type bvhNode struct {
+	lo, hi       linalg.Vec3
+	first, count int32
+}
+
+// bvhTri is a triangle ready for the Möller–Trumbore test: corner a and
+// edges e1 = b−a, e2 = c−a; part is the mesh component it belongs to.
+type bvhTri struct {
+	a, e1, e2 linalg.Vec3
+	part      int32
+}
+
+const (
+	leafSize = 4
+	sahBins  = 12
+)
+
+// newBVH indexes the triangles of pos; part[t] is triangle t's component.
+func newBVH(pos []linalg.Vec3, tris [][3]int, part []int32) *bvh {
+	n := len(tris)
+	b := &bvh{tris: make([]bvhTri, 0, n), nodes: make([]bvhNode, 0, 2*n/leafSize+1)}
+	if n == 0 {
+		return b
+	}
+	order := make([]int32, n)
+	cent := make([]linalg.Vec3, n)
+	lo := make([]linalg.Vec3, n)
+	hi := make([]linalg.Vec3, n)
+	for t, f := range tris {
+		order[t] = int32(t)
+		p, q, r := pos[f[0]], pos[f[1]], pos[f[2]]
+		lo[t] = p.Min(q).Min(r)
+		hi[t] = p.Max(q).Max(r)
+		cent[t] = lo[t].Add(hi[t]).Scale(0.5)
+	}
+	bld := builder{b: b, cent: cent, lo: lo, hi: hi}
+	bld.build(order)
+	for _, t := range order {
+		f := tris[t]
+		a := pos[f[0]]
+		b.tris = append(b.tris, bvhTri{a: a, e1: pos[f[1]].Sub(a), e2: pos[f[2]].Sub(a), part: part[t]})
+	}
+	return b
+}
+
+type builder struct {
+	b            *bvh
+	cent, lo, hi []linalg.Vec3
+	start        int32 // triangles placed so far, in order
+}
+
+// build appends the subtree over idx (a window of the final order) and
+// returns its node index. Splits minimize the surface-area heuristic
+// over binned centroids; a flat or small set becomes a leaf.
+func (bl *builder) build(idx []int32) int32 {
+	node := int32(len(bl.b.nodes))
+	lo, hi := bl.lo[idx[0]], bl.hi[idx[0]]
+	clo, chi := bl.cent[idx[0]], bl.cent[idx[0]]
+	for _, t := range idx[1:] {
+		lo, hi = lo.Min(bl.lo[t]), hi.Max(bl.hi[t])
+		clo, chi = clo.Min(bl.cent[t]), chi.Max(bl.cent[t])
+	}
+	bl.b.nodes = append(bl.b.nodes, bvhNode{lo: lo, hi: hi})
+	axis := 0
+	for a := 1; a < 3; a++ {
+		if chi[a]-clo[a] > chi[axis]-clo[axis] {
+			axis = a
+		}
+	}
+	split := -1
+	if len(idx) > leafSize && chi[axis] > clo[axis] {
+		split = bl.sah(idx, axis, clo[axis], chi[axis], area(lo, hi))
+	}
+	if split < 0 {
+		bl.b.nodes[node].first = bl.start
+		bl.b.nodes[node].count = int32(len(idx))
+		bl.start += int32(len(idx))
+		return node
+	}
+	bl.build(idx[:split])
+	right := bl.build(idx[split:])
+	bl.b.nodes[node].first = right
+	return node
+}
+
+// sah partitions idx along axis at the cheapest bin boundary and returns
+// the split position, or -1 when a leaf is cheaper.
+func (bl *builder) sah(idx []int32, axis int, c0, c1 float64, parent float64) int {
+	var cnt [sahBins]int
+	var blo, bhi [sahBins]linalg.Vec3
+	scale := sahBins / (c1 - c0)
+	bin := func(t int32) int {
+		return min(int((bl.cent[t][axis]-c0)*scale), sahBins-1)
+	}
+	for _, t := range idx {
+		k := bin(t)
+		if cnt[k] == 0 {
+			blo[k], bhi[k] = bl.lo[t], bl.hi[t]
+		} else {
+			blo[k], bhi[k] = blo[k].Min(bl.lo[t]), bhi[k].Max(bl.hi[t])
+		}
+		cnt[k]++
+	}
+	// Sweep from the right to get each suffix's area, then from the left.
+	var rightArea [sahBins]float64
+	var rightCnt [sahBins]int
+	var lo, hi linalg.Vec3
+	n := 0
+	for k := sahBins - 1; k > 0; k-- {
+		if cnt[k] > 0 {
+			if n == 0 {
+				lo, hi = blo[k], bhi[k]
+			} else {
+				lo, hi = lo.Min(blo[k]), hi.Max(bhi[k])
+			}
+			n += cnt[k]
+		}
+		rightCnt[k], rightArea[k] = n, area(lo, hi)
+	}
+	best, bestCost := -1, float64(len(idx))*parent // cost of a leaf
+	n = 0
+	for k := 0; k < sahBins-1; k++ {
+		if cnt[k] > 0 {
+			if n == 0 {
+				lo, hi = blo[k], bhi[k]
+			} else {
+				lo, hi = lo.Min(blo[k]), hi.Max(bhi[k])
+			}
+			n += cnt[k]
+		}
+		if n == 0 || rightCnt[k+1] == 0 {
+			continue
+		}
+		// Traversal costs about one triangle test.
+		cost := parent + float64(n)*area(lo, hi) + float64(rightCnt[k+1])*rightArea[k+1]
+		if cost < bestCost {
+			best, bestCost = k, cost
+		}
+	}
+	if best < 0 {
+		if len(idx) <= 2*leafSize {
+			return -1
+		}
+		best = sahBins/2 - 1 // a large cluster: split anyway
+	}
+	// A stable partition keeps the build deterministic.
+	right := make([]int32, 0, len(idx))
+	split := 0
+	for _, t := range idx {
+		if bin(t) <= best {
+			idx[split] = t
+			split++
+		} else {
+			right = append(right, t)
+		}
+	}
+	copy(idx[split:], right)
+	if split == 0 || split == len(idx) {
+		return -1
+	}
+	return split
+}
+
+func area(lo, hi linalg.Vec3) float64 {
+	d := hi.Sub(lo)
+	return d[0]*d[1] + d[1]*d[2] + d[2]*d[0]
+}

@@ -1,0 +1,48 @@
+// Package forcefield finds the curve skeleton of a single static mesh by
+// the repulsive force field method (Liu, Chen, Wu, Yang & Wang, "Automatic
+// animation skeleton construction using repulsive force field", 2003;
+// ../shared/papers/repulsive-force-field-skeleton-2003.txt). It is one of
+// the single-mesh methods of issue 6: it returns a static.Skeleton, which
+// method/skinweights binds to the mesh and static.Skeleton.Rig turns into
+// a rig.
+//
+// The steps, in unit-cube coordinates (§3: the bounding box's longest side
+// scaled to 1):
+//
+//  1. A bounding-volume hierarchy over the triangles answers ray queries
+//     in logarithmic time (the paper's octree, §3.1).
+//  2. Voxel centres of a grid (Options.VoxelSize) are classified inside or
+//     outside by ray parity along the three axes, counted per mesh
+//     component and put to a two-of-three vote (§3.2).
+//  3. From every interior point, Options.Rays evenly spread rays (a
+//     Fibonacci sphere in opposite pairs) give the force
+//     F = Σ |rᵢ − p|⁻²·sᵢ and the shortest hit distance (§3.2), on every
+//     core.
+//  4. Local minima of |F| are the joint candidates; thinning removes
+//     voxels from the highest force to the lowest, never a candidate and
+//     never one whose removal changes the local topology (a simple-point
+//     test), so a torus keeps its ring (§3.3).
+//  5. Points of the thinned set with more than two neighbours join the
+//     candidates; chains of the thinned set connect them; candidates are
+//     grouped by their distance spheres and one joint kept per group; the
+//     groups inherit the connections (§3.3).
+//  6. Separate parts' pieces are joined through their nearest joints; the
+//     root is the joint nearest the centre of mass of the voxelized solid.
+//
+// Beyond the paper, so the result is usable as an animation skeleton:
+// opposite ray pairs cancel the sampling's own bias; thinning also keeps
+// the end of a curve where it is a medial point of a tube, so limbs reach
+// their tips instead of shrinking back to their last force minimum (plates
+// such as ears are excluded, their medial points forming whole sheets);
+// spheres use the local thickness (the largest inscribed ball containing
+// the candidate); forks represent their groups; cavities are filled before
+// thinning; and loops shorter than their joints' spheres (voxel noise) are
+// dropped. The comments at each step say why.
+//
+// Example:
+//
+//	m, _ := format.ReadMesh("armadillo.obj.gz")
+//	skel, err := forcefield.Skeleton(ctx, m, forcefield.Options{})
+//	skin, _ := skinweights.Compute(m, skel, skinweights.Heat, skinweights.Options{})
+//	r, _ := skel.Rig(m, skin)
+package forcefield

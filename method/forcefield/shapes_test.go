@@ -1,0 +1,106 @@
+package forcefield
+
+import (
+	"math"
+	"testing"
+
+	"github.com/meshrig/meshrig/linalg"
+	"github.com/meshrig/meshrig/mesh"
+)
+
+// Closed test shapes, counter-clockwise seen from outside.
+
+// tube is a closed cylinder of radius r from a to b, capped by fans.
+func tube(a, b linalg.Vec3, r float64, around, rings int) ([]linalg.Vec3, [][]int) {
+	axis := b.Sub(a).Unit()
+	u := linalg.Vec3{1, 0, 0}
+	if math.Abs(axis[0]) > 0.9 {
+		u = linalg.Vec3{0, 1, 0}
+	}
+	u = u.Sub(axis.Scale(u.Dot(axis))).Unit()
+	v := axis.Cross(u)
+	var verts []linalg.Vec3
+	var faces [][]int
+	for k := 0; k <= rings; k++ {
+		c := a.Lerp(b, float64(k)/float64(rings))
+		for i := 0; i < around; i++ {
+			th := 2 * math.Pi * float64(i) / float64(around)
+			verts = append(verts, c.Add(u.Scale(r*math.Cos(th))).Add(v.Scale(r*math.Sin(th))))
+		}
+	}
+	for k := 0; k < rings; k++ {
+		for i := 0; i < around; i++ {
+			p, q := k*around+i, k*around+(i+1)%around
+			faces = append(faces, []int{p, q, q + around}, []int{p, q + around, p + around})
+		}
+	}
+	ca, cb := len(verts), len(verts)+1
+	verts = append(verts, a, b)
+	top := rings * around
+	for i := 0; i < around; i++ {
+		faces = append(faces, []int{ca, (i + 1) % around, i}, []int{cb, top + i, top + (i+1)%around})
+	}
+	return verts, faces
+}
+
+// torus has major radius R around z and minor radius r.
+func torus(R, r float64, n, m int) ([]linalg.Vec3, [][]int) {
+	var verts []linalg.Vec3
+	var faces [][]int
+	for i := 0; i < n; i++ {
+		u := 2 * math.Pi * float64(i) / float64(n)
+		for j := 0; j < m; j++ {
+			w := 2 * math.Pi * float64(j) / float64(m)
+			d := R + r*math.Cos(w)
+			verts = append(verts, linalg.Vec3{d * math.Cos(u), d * math.Sin(u), r * math.Sin(w)})
+		}
+	}
+	for i := 0; i < n; i++ {
+		for j := 0; j < m; j++ {
+			p := i*m + j
+			q := ((i+1)%n)*m + j
+			p1 := i*m + (j+1)%m
+			q1 := ((i+1)%n)*m + (j+1)%m
+			faces = append(faces, []int{p, q, q1}, []int{p, q1, p1})
+		}
+	}
+	return verts, faces
+}
+
+// box is an axis-aligned box as 12 triangles.
+func box(lo, hi linalg.Vec3) ([]linalg.Vec3, [][]int) {
+	var verts []linalg.Vec3
+	for k := 0; k < 8; k++ {
+		verts = append(verts, linalg.Vec3{
+			[]float64{lo[0], hi[0]}[k&1], []float64{lo[1], hi[1]}[k>>1&1], []float64{lo[2], hi[2]}[k>>2&1]})
+	}
+	quads := [][]int{{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}}
+	var faces [][]int
+	for _, q := range quads {
+		faces = append(faces, []int{q[0], q[1], q[2]}, []int{q[0], q[2], q[3]})
+	}
+	return verts, faces
+}
+
+// join puts several shapes in one mesh.
+func join(t testing.TB, parts ...func() ([]linalg.Vec3, [][]int)) *mesh.Mesh {
+	t.Helper()
+	var verts []linalg.Vec3
+	var faces [][]int
+	for _, p := range parts {
+		v, f := p()
+		for _, face := range f {
+			g := make([]int, len(face))
+			for k, i := range face {
+				g[k] = i + len(verts)
+			}
+			faces = append(faces, g)
+		}
+		verts = append(verts, v...)
+	}
+	m, err := mesh.New(verts, faces)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
