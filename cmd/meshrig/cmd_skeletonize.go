@@ -14,6 +14,7 @@ import (
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/method"
+	"github.com/meshrig/meshrig/method/forcefield"
 	"github.com/meshrig/meshrig/method/skinweights"
 	"github.com/meshrig/meshrig/method/static"
 	"github.com/meshrig/meshrig/metric"
@@ -84,7 +85,7 @@ bounding-box diagonal.`,
 	f.StringVar(&o.method, "method", staticMethods[0], "skeleton method: forcefield or contraction")
 	f.StringVar(&o.weights, "weights", string(skinweights.Heat), "skin weights: heat, geodesic, distance or rigid")
 	f.IntVar(&o.joints, "joints", 0, "contraction: joints to keep (default: the method's, 24)")
-	f.Float64Var(&o.voxelSize, "voxel-size", 0, "forcefield: voxel edge in the unit cube the mesh is normalized into (default: the method's)")
+	f.Float64Var(&o.voxelSize, "voxel-size", 0, "forcefield: voxel edge as a fraction of the longest bounding-box side, 1/256 to 1/8 (default 1/64)")
 	f.IntVar(&o.maxInf, "max-influences", 4, "most joints per vertex (1–4)")
 	f.StringVar(&o.collada, "collada", "", "Collada version for .dae output: 1.4.1 (default) or 1.5")
 	f.StringVar(&o.truth, "truth", "", "ground-truth skeleton for joint error%: a libigl .tgf or a glTF rig")
@@ -206,7 +207,10 @@ func skeletonizeMesh(ctx context.Context, g *globals, o *skeletonizeOptions, m *
 // staticSkeleton runs the chosen skeleton method.
 func staticSkeleton(ctx context.Context, o *skeletonizeOptions, m *mesh.Mesh, progress method.Progress, notes method.Notes) (*static.Skeleton, string, error) {
 	switch o.method {
-	case "forcefield", "contraction":
+	case "forcefield":
+		s, err := forcefield.Skeleton(ctx, m, forcefield.Options{VoxelSize: o.voxelSize, Progress: progress, Notes: notes})
+		return s, "forcefield", err
+	case "contraction":
 		return nil, "", fmt.Errorf("--method %s: not available in this build (package method/%s is not in yet)", o.method, o.method)
 	}
 	return nil, "", fmt.Errorf("--method %q: unknown (available: forcefield, contraction)", o.method)
