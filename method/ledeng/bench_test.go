@@ -56,6 +56,15 @@ func BenchmarkWeightsUpdate(b *testing.B) {
 	}
 }
 
+func BenchmarkRemovalCost(b *testing.B) {
+	p := benchProblem(b)
+	ws := &weightSolver{p: p, k: 4, omega: 1e-3, lap: p.rigidness()}
+	ws.update(smoothingSweeps(p.N))
+	for b.Loop() {
+		ws.removalCost()
+	}
+}
+
 func BenchmarkTransformsUpdate(b *testing.B) {
 	p := benchProblem(b)
 	joints := p.topology()

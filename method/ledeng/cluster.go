@@ -7,6 +7,7 @@ import (
 
 	"github.com/meshrig/meshrig/internal/par"
 	"github.com/meshrig/meshrig/linalg"
+	"gonum.org/v1/gonum/floats"
 )
 
 // transpose returns the F·nc transforms bone-major: bone j frame f at j*F+f.
@@ -105,11 +106,7 @@ func (p *problem) assign(t *trajectories, label []int32, m []linalg.Affine, nc i
 			u := p.Rest[i]
 			best, bestE := label[i], math.Inf(1)
 			for j := 0; j < nc; j++ {
-				yj := y[j*dim : (j+1)*dim]
-				var dot float64
-				for k := range x {
-					dot += x[k] * yj[k]
-				}
+				dot := floats.Dot(x, y[j*dim:(j+1)*dim])
 				e := t.self[i] + c[j] + 2*u.Dot(g[j]) - 2*dot
 				if e < bestE {
 					best, bestE = int32(j), e

@@ -10,7 +10,9 @@
 //  3. Iterative rigging (§6): block coordinate descent over skinning
 //     weights (rigidness-Laplacian smoothness, Eq. 4–5), joint positions,
 //     bone transforms with soft joint constraints (Eq. 6–10), and pruning
-//     of redundant bones (Eq. 11).
+//     of redundant bones (Eq. 11), of joints that never bend, and of the
+//     bones the others can best do without while the error stays within
+//     an allowance (pruner.go: Eq. 11 alone rarely fires here).
 //  4. Output: the joint-rotation hierarchy (rigid bones, rotations below
 //     the root, root translation), refined so the exported rig — not the
 //     intermediate free transforms — fits the input.

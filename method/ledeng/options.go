@@ -16,7 +16,7 @@ type Options struct {
 	Iterations int
 	// Tolerance stops the rigging loop early when the relative decrease of
 	// the reconstruction error over one iteration falls below it. Default
-	// 1e-4; negative disables.
+	// 1e-3; negative disables.
 	Tolerance float64
 	// MaxInfluences per vertex, 1 to 4. Default 4.
 	MaxInfluences int
@@ -26,11 +26,14 @@ type Options struct {
 	// SampleFrames is how many frames, spread over the motion, the
 	// skeleton is found on; the final fit uses every frame. Default 40.
 	SampleFrames int
-	// Prune removes, one at a time, the bone whose loss costs least (its
-	// neighbours take over its vertices) while the reconstruction error
-	// stays within this fraction of the lowest error reached with more
-	// bones — beyond the redundant bones of Eq. 11. Default 0.3; negative
-	// disables.
+	// Prune removes, beyond the redundant bones of Eq. 11, the bones the
+	// others can best do without (their neighbours take over their
+	// vertices), a few at a time, while the reconstruction error stays
+	// within this fraction above the lowest error reached with more bones
+	// — or under twice the RMS error of the skeleton-free decomposition
+	// (§5), or under 0.18% of the bounding diagonal, whichever allows
+	// most. When the error leaves that allowance for good, the last rig
+	// within it is kept (see pruner.go). Default 0.2; negative disables.
 	Prune float64
 	// Free skips the skeleton: plain skinning decomposition, one free rigid
 	// transform per bone per frame (rig.NewFree form).
@@ -59,7 +62,7 @@ func (o Options) withDefaults() Options {
 		o.Smoothness = 1e-3
 	}
 	if o.Prune == 0 {
-		o.Prune = 0.3
+		o.Prune = 0.2
 	}
 	if o.SampleFrames <= 0 {
 		o.SampleFrames = 40

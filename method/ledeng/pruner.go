@@ -1,0 +1,156 @@
+package ledeng
+
+import (
+	"math"
+	"sort"
+
+	"github.com/meshrig/meshrig/linalg"
+	"github.com/meshrig/meshrig/method/skinning"
+)
+
+// Pruning beyond Eq. 11. In the paper the smoothness term empties
+// redundant bones and Eq. 11 removes them. Here it rarely fires: the
+// weight solve weighs the data term per vertex (weights.go) where the
+// paper's literal Eq. 5 divides it by N, so ω is N times weaker; with the
+// literal weighting (tried: ω·N) the weights over-smooth (lion-poses
+// RMSE% 0.44 → 0.61) and still no bone empties, because a local solver
+// cannot dissolve a bone with a rigid core — its inner vertices see only
+// it. So the pruner removes the bones the others can best do without
+// (removalCost) while the error, weighed at the same point of every
+// restart, stays within an allowance; when it leaves the allowance
+// patience+1 times running, the last state within it comes back and
+// pruning stops. Judging the error after the restart, not the estimate
+// before it, and going back rather than stopping at the first excess is
+// what keeps the count from hanging on one noisy step.
+
+// pruneAt is the rigging iteration of every (re)start at which the error
+// is judged and bones are picked: λ is the same each time, so errors
+// compare, and two transform updates have settled the last removal.
+const pruneAt = 2
+
+// exactRMS is the RMS error (unit-sphere units: at most 0.18% of the
+// bounding diagonal) under which a fit counts as exact: pruning may always
+// go on below it, so exact LBS data keeps only the bones it needs. It sits
+// above what the rigging loop reaches on exact data with extra bones
+// (0.0015–0.003 on the generated characters) and below the error once a
+// true joint is gone (0.004 and up); 0.003 stops the quadruped at 32
+// bones, 0.004 leaves the biped 3 short.
+const exactRMS = 0.0035
+
+// skeletonAllowance bounds the allowance by the skinning decomposition
+// without skeleton (§5, with the initial bones): the skeleton's RMS error
+// may reach this multiple of it. A skeleton costs accuracy whatever its
+// bone count; bones are weighed against what the joints allow, not
+// against free bones.
+const skeletonAllowance = 2
+
+// patience is how many judgements past the allowance pruning goes on
+// before going back: the error after one removal is noisy, and a later
+// state is often better.
+const patience = 2
+
+// batchShare bounds the bones removed at one restart to B/batchShare.
+const batchShare = 8
+
+// snapshot is the rigging state at one judgement.
+type snapshot struct {
+	b      int
+	m      []linalg.Affine
+	wb     []int32
+	ww     []float64
+	joints []skinning.Joint
+}
+
+// pruner holds the allowance and the last state within it.
+type pruner struct {
+	bound float64 // 1 + Options.Prune: the error may grow that much over the lowest
+	floor float64 // allowance whatever the lowest error (exactRMS, skeletonAllowance)
+
+	best    float64
+	good    snapshot // the last state within the allowance
+	hasGood bool
+	fails   int // judgements past the allowance since good
+}
+
+// newPruner sets the allowance for p: the error may rise prune over the
+// lowest seen, and always reach skeletonAllowance² times decomposed (the
+// error of §5's decomposition, a sum of squares over p's frames) and an
+// RMS of exactRMS.
+func (p *problem) newPruner(prune, decomposed float64) *pruner {
+	exact := float64(p.F*p.N) * exactRMS * exactRMS
+	return &pruner{
+		bound: 1 + prune,
+		floor: math.Max(exact, skeletonAllowance*skeletonAllowance*decomposed),
+	}
+}
+
+// allowed is the largest error (a sum of squares) pruning may reach.
+func (pr *pruner) allowed() float64 { return math.Max(pr.bound*pr.best, pr.floor) }
+
+// judge weighs the error e of p's current state. Within the allowance it
+// saves the state and returns true. Past it patience+1 times running, it
+// puts the saved state (pr.good) back into p and returns false: pruning
+// is over.
+func (pr *pruner) judge(p *problem, e float64, joints []skinning.Joint) bool {
+	if !pr.hasGood || e <= pr.allowed() {
+		if !pr.hasGood || e < pr.best {
+			pr.best = e
+		}
+		pr.fails = 0
+		pr.hasGood = true
+		pr.good = snapshot{
+			b:      p.B,
+			m:      append([]linalg.Affine(nil), p.M...),
+			wb:     append([]int32(nil), p.WB...),
+			ww:     append([]float64(nil), p.WW...),
+			joints: append([]skinning.Joint(nil), joints...),
+		}
+		return true
+	}
+	pr.fails++
+	if pr.fails <= patience {
+		return true
+	}
+	g := pr.good
+	p.B, p.M, p.WB, p.WW = g.b, g.m, g.wb, g.ww
+	return false
+}
+
+// pick marks the bones to remove at once: the cheapest by cost (from
+// removalCost), then the next cheapest while their summed cost stays
+// within half of what the allowance leaves above the current error e,
+// none sharing a joint with an already marked one (their costs would not
+// add up), at most B/batchShare. A bone of infinite cost (some vertex has
+// no other bone) is never marked.
+func (pr *pruner) pick(p *problem, cost []float64, joints []skinning.Joint, e float64) []bool {
+	drop := make([]bool, p.B)
+	order := make([]int, p.B)
+	for j := range order {
+		order[j] = j
+	}
+	sort.SliceStable(order, func(a, b int) bool { return cost[order[a]] < cost[order[b]] })
+	budget := (pr.allowed() - e) / 2
+	blocked := make([]bool, p.B)
+	var sum float64
+	n := 0
+	for _, j := range order {
+		c := float64(p.F) * cost[j] // removalCost is per frame
+		if math.IsInf(c, 1) || blocked[j] {
+			continue
+		}
+		if n > 0 && (sum+c > budget || n >= max(1, p.B/batchShare)) {
+			break
+		}
+		drop[j] = true
+		sum += c
+		n++
+		for _, jt := range joints {
+			if jt.A == int32(j) {
+				blocked[jt.B] = true
+			} else if jt.B == int32(j) {
+				blocked[jt.A] = true
+			}
+		}
+	}
+	return drop
+}
