@@ -48,6 +48,17 @@ func (m Mat3) Add(n Mat3) Mat3 {
 	return r
 }
 
+// Sub returns m − n.
+func (m Mat3) Sub(n Mat3) Mat3 {
+	var r Mat3
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			r[i][j] = m[i][j] - n[i][j]
+		}
+	}
+	return r
+}
+
 // Scale returns s·m.
 func (m Mat3) Scale(s float64) Mat3 {
 	var r Mat3

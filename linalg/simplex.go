@@ -20,6 +20,10 @@ func SimplexLS(g []float64, h []float64, k int, ridge float64, w []float64) {
 		w[0] = 1
 		return
 	}
+	if k > enumerateUpTo {
+		simplexActiveSet(g, h, k, ridge, w)
+		return
+	}
 	// The problem is convex: when the minimizer over the plane Σw = 1 is
 	// non-negative it is the answer, which is the common case.
 	var all [MaxSimplexVars]int
@@ -88,6 +92,107 @@ func SimplexLS(g []float64, h []float64, k int, ridge float64, w []float64) {
 		bestW = [MaxSimplexVars]float64{1}
 	}
 	copy(w[:k], bestW[:k])
+}
+
+// enumerateUpTo is the largest k solved by trying every support (2ᵏ−1
+// tiny solves); larger problems take the active-set path.
+const enumerateUpTo = 4
+
+// simplexActiveSet solves SimplexLS by a primal active-set method in the
+// manner of Lawson & Hanson's NNLS: grow the support by the variable whose
+// gradient is lowest below the support's common multiplier, solve the
+// equality-constrained problem on the support, and step back to the
+// boundary (dropping variables) while that solution has negative parts.
+// The problem is convex, so the KKT point it stops at is the optimum.
+func simplexActiveSet(g, h []float64, k int, ridge float64, w []float64) {
+	var in [MaxSimplexVars]bool
+	var cur, z [MaxSimplexVars]float64
+	var idx [MaxSimplexVars]int
+	scale := 0.0
+	first := 0
+	for i := 0; i < k; i++ {
+		scale = math.Max(scale, math.Abs(g[i*k+i]+ridge))
+		if g[i*k+i]-2*h[i] < g[first*k+first]-2*h[first] {
+			first = i
+		}
+	}
+	tol := 1e-13 * math.Max(scale, 1e-300)
+	in[first], cur[first] = true, 1
+	for outer := 0; outer < 4*k; outer++ {
+		// r = G̃w − h; on the support its entries share the multiplier μ.
+		var r [MaxSimplexVars]float64
+		mu := 0.0
+		for i := 0; i < k; i++ {
+			s := ridge*cur[i] - h[i]
+			for j := 0; j < k; j++ {
+				s += g[i*k+j] * cur[j]
+			}
+			r[i] = s
+			if in[i] {
+				mu += cur[i] * s
+			}
+		}
+		enter := -1
+		for i := 0; i < k; i++ {
+			if !in[i] && r[i] < mu-tol && (enter < 0 || r[i] < r[enter]) {
+				enter = i
+			}
+		}
+		if enter < 0 {
+			break
+		}
+		in[enter] = true
+		for inner := 0; inner < k; inner++ {
+			m := 0
+			for i := 0; i < k; i++ {
+				if in[i] {
+					idx[m] = i
+					m++
+				}
+			}
+			var sol [MaxSimplexVars]float64
+			if !solveKKT(g, h, k, ridge, idx[:m], sol[:m]) {
+				in[enter] = false // singular with it: leave the support as it was
+				break
+			}
+			z = [MaxSimplexVars]float64{}
+			neg := false
+			for a := 0; a < m; a++ {
+				z[idx[a]] = sol[a]
+				neg = neg || sol[a] <= 0
+			}
+			if !neg {
+				cur = z
+				break
+			}
+			// Step from cur toward z until the first support weight hits 0.
+			alpha := 1.0
+			for a := 0; a < m; a++ {
+				if i := idx[a]; z[i] <= 0 {
+					alpha = math.Min(alpha, cur[i]/(cur[i]-z[i]))
+				}
+			}
+			for a := 0; a < m; a++ {
+				i := idx[a]
+				cur[i] += alpha * (z[i] - cur[i])
+				if cur[i] <= 1e-15 {
+					cur[i], in[i] = 0, false
+				}
+			}
+		}
+	}
+	var sum float64
+	for i := 0; i < k; i++ {
+		cur[i] = math.Max(cur[i], 0)
+		sum += cur[i]
+	}
+	if !(sum > 0) {
+		cur = [MaxSimplexVars]float64{}
+		cur[first], sum = 1, 1
+	}
+	for i := 0; i < k; i++ {
+		w[i] = cur[i] / sum
+	}
 }
 
 // solveKKT solves min wᵀGw − 2hᵀw, Σw = 1 on the subset idx by Gaussian

@@ -101,3 +101,127 @@ func TestSimplexLSExactWeights(t *testing.T) {
 		t.Fatalf("w = %v, want (0.3, 0.7, 0)", w)
 	}
 }
+
+// enumerateSimplex solves SimplexLS by trying every support, the reference
+// for the active-set path.
+func enumerateSimplex(g, h []float64, k int, ridge float64) (float64, []float64) {
+	best := math.Inf(1)
+	var bw []float64
+	var idx [MaxSimplexVars]int
+	var cand [MaxSimplexVars]float64
+	for mask := 1; mask < 1<<k; mask++ {
+		m := 0
+		for i := 0; i < k; i++ {
+			if mask&(1<<i) != 0 {
+				idx[m] = i
+				m++
+			}
+		}
+		if !solveKKT(g, h, k, ridge, idx[:m], cand[:m]) {
+			continue
+		}
+		w := make([]float64, k)
+		ok := true
+		for a := 0; a < m; a++ {
+			ok = ok && cand[a] >= 0
+			w[idx[a]] = cand[a]
+		}
+		if o := simplexObjective(g, h, k, ridge, w); ok && o < best {
+			best, bw = o, w
+		}
+	}
+	return best, bw
+}
+
+func simplexObjective(g, h []float64, k int, ridge float64, w []float64) float64 {
+	var o float64
+	for i := 0; i < k; i++ {
+		o -= 2 * h[i] * w[i]
+		o += ridge * w[i] * w[i]
+		for j := 0; j < k; j++ {
+			o += w[i] * g[i*k+j] * w[j]
+		}
+	}
+	return o
+}
+
+// TestSimplexActiveSetMatchesEnumeration checks the active-set path (k > 4)
+// against trying every support, on full-rank and rank-deficient systems
+// (fewer rows than unknowns, duplicated columns) like the weight solves of
+// skinning, where nearby bones move almost alike.
+func TestSimplexActiveSetMatchesEnumeration(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for trial := 0; trial < 400; trial++ {
+		k := 5 + trial%4
+		rows := []int{2, k, 3 * k}[trial%3]
+		a := make([][]float64, rows)
+		for i := range a {
+			a[i] = make([]float64, k)
+			for j := range a[i] {
+				a[i][j] = r.NormFloat64()
+			}
+			if trial%5 == 0 {
+				a[i][k-1] = a[i][0] // two bones that move alike
+			}
+		}
+		b := make([]float64, rows)
+		for i := range b {
+			b[i] = r.NormFloat64()
+		}
+		g := make([]float64, k*k)
+		h := make([]float64, k)
+		for i := 0; i < k; i++ {
+			for j := 0; j < k; j++ {
+				for q := 0; q < rows; q++ {
+					g[i*k+j] += a[q][i] * a[q][j]
+				}
+			}
+			for q := 0; q < rows; q++ {
+				h[i] += a[q][i] * b[q]
+			}
+		}
+		ridge := []float64{1e-12, 1e-3}[trial%2]
+		w := make([]float64, k)
+		SimplexLS(g, h, k, ridge, w)
+		var sum float64
+		for _, x := range w {
+			if x < 0 {
+				t.Fatalf("trial %d: negative weight in %v", trial, w)
+			}
+			sum += x
+		}
+		if math.Abs(sum-1) > 1e-12 {
+			t.Fatalf("trial %d: weights sum to %v", trial, sum)
+		}
+		want, ww := enumerateSimplex(g, h, k, ridge)
+		got := simplexObjective(g, h, k, ridge, w)
+		if got > want+1e-9*(1+math.Abs(want)) {
+			t.Fatalf("trial %d (k=%d, %d rows): objective %.12g, best support gives %.12g (%v vs %v)", trial, k, rows, got, want, w, ww)
+		}
+	}
+}
+
+func BenchmarkSimplexLS8(b *testing.B) {
+	r := rand.New(rand.NewPCG(5, 6))
+	const k = 8
+	g := make([]float64, k*k)
+	h := make([]float64, k)
+	a := make([][k]float64, 12)
+	for i := range a {
+		for j := range a[i] {
+			a[i][j] = r.NormFloat64()
+		}
+	}
+	for i := 0; i < k; i++ {
+		for j := 0; j < k; j++ {
+			for q := range a {
+				g[i*k+j] += a[q][i] * a[q][j]
+			}
+		}
+		h[i] = r.NormFloat64()
+	}
+	w := make([]float64, k)
+	for b.Loop() {
+		SimplexLS(g, h, k, 1e-12, w)
+	}
+}

@@ -94,10 +94,83 @@ func clusterVectors(m []linalg.Affine, f, nc int) (y []float64, c []float64, g [
 	return y, c, g
 }
 
+// fit fits one rigid transform per cluster and frame (the M-step), from
+// the members' trajectory vectors: summed, they hold Σ v_f uᵀ and Σ v_f,
+// all a rigid fit needs besides Σ u and the member count. Sums run over
+// fixed chunks of vertices, added in order. The result is F·nc,
+// frame-major; a cluster without members gets the identity.
+func (t *trajectories) fit(p *problem, label []int32, nc int) []linalg.Affine {
+	dim := t.dim
+	const grain = 2048
+	type part struct {
+		x []float64
+		u []linalg.Vec3
+		n []float64
+	}
+	parts := make([]part, (p.N+grain-1)/grain)
+	par.For(p.N, grain, func(lo, hi int) {
+		pt := part{make([]float64, nc*dim), make([]linalg.Vec3, nc), make([]float64, nc)}
+		for i := lo; i < hi; i++ {
+			l := label[i]
+			if l < 0 { // dropped, awaiting reassignment
+				continue
+			}
+			floats.Add(pt.x[int(l)*dim:(int(l)+1)*dim], t.x[i*dim:(i+1)*dim])
+			pt.u[l] = pt.u[l].Add(p.Rest[i])
+			pt.n[l]++
+		}
+		parts[lo/grain] = pt
+	})
+	sum := parts[0]
+	for _, pt := range parts[1:] {
+		floats.Add(sum.x, pt.x)
+		for j := range sum.u {
+			sum.u[j] = sum.u[j].Add(pt.u[j])
+			sum.n[j] += pt.n[j]
+		}
+	}
+	m := make([]linalg.Affine, p.F*nc)
+	par.For(nc, 1, func(lo, hi int) {
+		for j := lo; j < hi; j++ {
+			x := sum.x[j*dim : (j+1)*dim]
+			for f := 0; f < p.F; f++ {
+				o := x[12*f : 12*f+12]
+				fit := linalg.RigidFit{W: sum.n[j], SX: sum.u[j], SY: linalg.Vec3{o[9], o[10], o[11]}}
+				for a := 0; a < 3; a++ {
+					fit.SYX[a] = [3]float64{o[3*a], o[3*a+1], o[3*a+2]}
+				}
+				m[f*nc+j] = fit.Solve()
+			}
+		}
+	})
+	return m
+}
+
+// clusterFit is one E-step's view of the clusters' transforms: y, c, g
+// of clusterVectors.
+type clusterFit struct {
+	y, c []float64
+	g    []linalg.Vec3
+}
+
+func newClusterFit(m []linalg.Affine, f, nc int) clusterFit {
+	y, c, g := clusterVectors(m, f, nc)
+	return clusterFit{y, c, g}
+}
+
+// err returns Σ_f |M_j^f u_i − v_i^f|² by one dot product (never below 0:
+// the expansion may round there for an exact fit).
+func (t *trajectories) err(p *problem, i int, cf clusterFit, j int) float64 {
+	dim := t.dim
+	dot := floats.Dot(t.x[i*dim:(i+1)*dim], cf.y[j*dim:(j+1)*dim])
+	return max(0, t.self[i]+cf.c[j]+2*p.Rest[i].Dot(cf.g[j])-2*dot)
+}
+
 // assign relabels every vertex to the cluster that reconstructs it best
 // (the E-step) and returns how many labels changed.
 func (p *problem) assign(t *trajectories, label []int32, m []linalg.Affine, nc int) int {
-	y, c, g := clusterVectors(m, p.F, nc)
+	cf := newClusterFit(m, p.F, nc)
+	y, c, g := cf.y, cf.c, cf.g
 	dim := t.dim
 	changed := make([]int, (p.N+1023)/1024)
 	par.For(p.N, 1024, func(lo, hi int) {
@@ -157,7 +230,7 @@ func compact(label []int32, nc, minSize int) int {
 // reconstruction error times rest distance to the cluster centroid is
 // largest seeds a new cluster holding the members nearest to it (half of
 // them). It returns false when the cluster is too small to split.
-func (p *problem) split(label []int32, j int32, newLabel int32, mt []linalg.Affine) bool {
+func (p *problem) split(label []int32, j int32, newLabel int32, verr []float64) bool {
 	var members []int
 	var o linalg.Vec3
 	for i, l := range label {
@@ -172,7 +245,7 @@ func (p *problem) split(label []int32, j int32, newLabel int32, mt []linalg.Affi
 	o = o.Scale(1 / float64(len(members)))
 	seed, best := members[0], -1.0
 	for _, i := range members {
-		e := math.Sqrt(p.vertexError(i, mt) / float64(p.F)) // Eq. 1b
+		e := math.Sqrt(verr[i] / float64(p.F)) // Eq. 1b
 		if s := p.Rest[i].Dist(o) * e; s > best {
 			seed, best = i, s
 		}
@@ -203,18 +276,24 @@ func (p *problem) clusterLBG(ctx context.Context, target int, progress func(done
 	if minSize < 1 {
 		minSize = 1
 	}
-	m := p.FitClusters(label, nc)
 	traj := p.trajectories()
+	m := traj.fit(p, label, nc)
+	verr := make([]float64, p.N)
 	for nc < target {
 		if err := ctx.Err(); err != nil {
 			return nil, 0, err
 		}
 		// Split the clusters with the largest error first, as many as
 		// needed to reach target (all of them while doubling fits).
-		mt := transpose(m, p.F, nc)
+		cf := newClusterFit(m, p.F, nc)
+		par.For(p.N, 1024, func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				verr[i] = traj.err(p, i, cf, int(label[i]))
+			}
+		})
 		errs := make([]float64, nc)
 		for i, l := range label {
-			errs[l] += p.vertexError(i, mt[int(l)*p.F:(int(l)+1)*p.F])
+			errs[l] += verr[i]
 		}
 		order := make([]int, nc)
 		for j := range order {
@@ -227,7 +306,7 @@ func (p *problem) clusterLBG(ctx context.Context, target int, progress func(done
 			if errs[j] <= exactFit*float64(p.F) {
 				continue // already rigid: splitting adds a redundant bone
 			}
-			if p.split(label, int32(j), int32(next), mt[j*p.F:(j+1)*p.F]) {
+			if p.split(label, int32(j), int32(next), verr) {
 				next++
 			}
 		}
@@ -237,18 +316,18 @@ func (p *problem) clusterLBG(ctx context.Context, target int, progress func(done
 		nc = next
 		// EM refinement.
 		for it := 0; it < emIterations; it++ {
-			m = p.FitClusters(label, nc)
+			m = traj.fit(p, label, nc)
 			changed := p.assign(traj, label, m, nc)
 			if k := compact(label, nc, minSize); k != nc {
 				nc = k
-				m = p.FitClusters(label, nc)
+				m = traj.fit(p, label, nc)
 				p.assign(traj, label, m, nc)
 			}
 			if changed <= p.N/1000 {
 				break
 			}
 		}
-		m = p.FitClusters(label, nc)
+		m = traj.fit(p, label, nc)
 		if progress != nil {
 			progress(min(nc, target), target)
 		}

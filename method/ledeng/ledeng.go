@@ -79,12 +79,12 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 	if q != p {
 		q.carryTo(p, joints, math.Pow(1.5, float64(opt.Iterations)))
 		p.Constrain(h)
-		p.FitRotations(h, 3)
+		p.FitRotations(h, finalSweeps)
 		p.FitJoints(&h)
 		ws := &weightSolver{p: p, k: opt.MaxInfluences, omega: opt.Smoothness, lap: lap}
 		ws.update(sweeps)
 	}
-	p.FitRotations(h, 3)
+	p.FitRotations(h, finalSweeps)
 	r := p.SkeletalRig(h, s)
 	us.RigFrom(r, s.Rest)
 	return r, r.Validate()
@@ -256,3 +256,5 @@ func anyTrue(b []bool) bool {
 	}
 	return false
 }
+// finalSweeps bounds the rotation sweeps of the fits on every frame.
+const finalSweeps = 30

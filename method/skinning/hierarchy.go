@@ -26,12 +26,6 @@ type Joint struct {
 	Pos  linalg.Vec3
 }
 
-// Member is a vertex a bone moves, with its weight.
-type Member struct {
-	I int32
-	W float64
-}
-
 // Root orients S from the Joint nearest the rest centroid (§5). Of that
 // Joint's two bones the heavier becomes the root bone; both have their
 // head at the root Joint.

@@ -12,7 +12,7 @@ func (m *Model) FitSkeleton(ctx context.Context, h *Hierarchy, iterations int, u
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		m.FitRotations(*h, 2)
+		m.FitRotations(*h, fitSweeps)
 		m.FitJoints(h)
 		if updateWeights != nil {
 			updateWeights()
@@ -23,3 +23,8 @@ func (m *Model) FitSkeleton(ctx context.Context, h *Hierarchy, iterations int, u
 	}
 	return nil
 }
+
+// fitSweeps bounds the rotation sweeps of each FitSkeleton round; a frame
+// stops early once its rotations settle (rotationTol), and a sweep costs
+// O(B²), not O(N), so a generous bound is cheap.
+const fitSweeps = 30

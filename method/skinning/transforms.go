@@ -5,19 +5,6 @@ import (
 	"github.com/meshrig/meshrig/linalg"
 )
 
-// Members lists, per bone, the vertices with non-zero weight on it.
-func (p *Model) Members() [][]Member {
-	out := make([][]Member, p.B)
-	for i := 0; i < p.N; i++ {
-		for k := 0; k < MaxK; k++ {
-			if j := p.WB[i*MaxK+k]; j >= 0 {
-				out[j] = append(out[j], Member{int32(i), p.WW[i*MaxK+k]})
-			}
-		}
-	}
-	return out
-}
-
 // UpdateTransforms re-fits every bone transform in every frame (§6.2):
 // bones one by one in a fixed order, each by weighted absolute orientation
 // between the rest positions and the residual its vertices leave
@@ -27,7 +14,7 @@ func (p *Model) Members() [][]Member {
 // decomposition. It returns the data term's sum of squares after the
 // update.
 func (p *Model) UpdateTransforms(lambda float64, joints []Joint) float64 {
-	mem := p.Members()
+	bs := p.newBlendSums()
 	type end struct {
 		pos   linalg.Vec3
 		other int32
@@ -40,77 +27,53 @@ func (p *Model) UpdateTransforms(lambda float64, joints []Joint) float64 {
 		}
 	}
 	invN := 1 / float64(p.N)
-	// Frame-independent sums of each bone's vertex term: with weights
-	// a_i = w_i²/N, points u_i and targets q_i/w_i, the fit needs Σa, Σa·u,
-	// and, through q_i = e_i + w_i M_old u_i (e_i the frame's residual),
-	// Σ a·u uᵀ to fold the old transform in.
-	type restSum struct {
-		w   float64
-		u   linalg.Vec3
-		uut linalg.Mat3
-	}
-	rs := make([]restSum, p.B)
-	for j := range mem {
-		for _, mb := range mem[j] {
-			a := mb.W * mb.W * invN
-			u := p.Rest[mb.I]
-			rs[j].w += a
-			rs[j].u = rs[j].u.Add(u.Scale(a))
-			rs[j].uut = rs[j].uut.Add(linalg.Outer(u, u).Scale(a))
-		}
-	}
 	sse := make([]float64, p.F)
 	par.For(p.F, 1, func(lo, hi int) {
-		e := make([]linalg.Vec3, p.N) // residual v − reconstruction
+		vu := make([]linalg.Mat3, p.B) // V_j = Σ_i w_ij v_i u_iᵀ
+		vs := make([]linalg.Vec3, p.B) // v̄_j = Σ_i w_ij v_i
 		for f := lo; f < hi; f++ {
 			fr := p.Frame(f)
-			for i := range e {
-				e[i] = fr[i].Sub(p.Reconstruct(i, f))
+			clear(vu)
+			clear(vs)
+			var vv float64
+			for i, v := range fr {
+				vv += v.Norm2()
+				u := p.Rest[i]
+				for x := 0; x < MaxK; x++ {
+					j := p.WB[i*MaxK+x]
+					if j < 0 {
+						continue
+					}
+					wv := v.Scale(p.WW[i*MaxK+x])
+					vs[j] = vs[j].Add(wv)
+					addOuter(&vu[j], wv, u)
+				}
 			}
 			mf := p.M[f*p.B : (f+1)*p.B]
 			for j := 0; j < p.B; j++ {
-				if len(mem[j]) == 0 && len(ends[j]) == 0 {
+				self := &bs.self[j]
+				if self.c == 0 && len(ends[j]) == 0 {
 					continue
 				}
-				old := mf[j]
-				// Σ a·y = Σ (w/N) e_i + M_old-part; Σ a·y·uᵀ likewise.
-				var sy linalg.Vec3
-				var syu linalg.Mat3
-				for _, mb := range mem[j] {
-					c := mb.W * invN
-					ei := e[mb.I].Scale(c)
-					u := p.Rest[mb.I]
-					sy = sy.Add(ei)
-					for r := 0; r < 3; r++ {
-						syu[r][0] += ei[r] * u[0]
-						syu[r][1] += ei[r] * u[1]
-						syu[r][2] += ei[r] * u[2]
-					}
+				// Residual sums of Eq. 6b: the data the other bones leave.
+				sy, syx := vs[j], vu[j]
+				for _, pr := range bs.pairs[bs.start[j]:bs.start[j+1]] {
+					mk := mf[pr.k]
+					sy = sy.Sub(mk.M.MulVec(pr.b).Add(mk.T.Scale(pr.c)))
+					syx = syx.Sub(mk.M.Mul(pr.a).Add(linalg.Outer(mk.T, pr.b)))
 				}
-				r := &rs[j]
 				fit := linalg.RigidFit{
-					W:   r.w,
-					SX:  r.u,
-					SY:  sy.Add(old.M.MulVec(r.u)).Add(old.T.Scale(r.w)),
-					SYX: syu.Add(old.M.Mul(r.uut)).Add(linalg.Outer(old.T, r.u)),
+					W:   self.c * invN,
+					SX:  self.b.Scale(invN),
+					SY:  sy.Scale(invN),
+					SYX: syx.Scale(invN),
 				}
 				for _, en := range ends[j] {
 					fit.Add(en.pos, mf[en.other].Apply(en.pos), lambda)
 				}
-				nm := fit.Solve()
-				dm := nm.M.Add(old.M.Scale(-1))
-				dt := nm.T.Sub(old.T)
-				for _, mb := range mem[j] {
-					u := p.Rest[mb.I]
-					e[mb.I] = e[mb.I].Sub(dm.MulVec(u).Add(dt).Scale(mb.W))
-				}
-				mf[j] = nm
+				mf[j] = fit.Solve()
 			}
-			var s float64
-			for i := range e {
-				s += e[i].Norm2()
-			}
-			sse[f] = s
+			sse[f] = max(0, vv+bs.quadratic(mf, vu, vs))
 		}
 	})
 	var total float64
