@@ -256,5 +256,6 @@ func anyTrue(b []bool) bool {
 	}
 	return false
 }
+
 // finalSweeps bounds the rotation sweeps of the fits on every frame.
 const finalSweeps = 30
