@@ -13,6 +13,23 @@ func MaxRotationTrace(a Mat3) float64 {
 	sxx, sxy, sxz := a[0][0], a[1][0], a[2][0]
 	syx, syy, syz := a[0][1], a[1][1], a[2][1]
 	szx, szy, szz := a[0][2], a[1][2], a[2][2]
+	n := [4][4]float64{
+		{sxx + syy + szz, syz - szy, szx - sxz, sxy - syx},
+		{syz - szy, sxx - syy - szz, sxy + syx, szx + sxz},
+		{szx - sxz, sxy + syx, -sxx + syy - szz, syz + szy},
+		{sxy - syx, szx + sxz, syz + szy, -sxx - syy + szz},
+	}
+	if l, ok := maxRotationTraceNewton(a, n); ok {
+		return l
+	}
+	vals, _ := SymEigen4(n)
+	return vals[0]
+}
+
+// maxRotationTraceNewton runs MaxRotationTrace's Newton iteration on
+// Horn's matrix n of a; false when it cannot settle (a multiple root,
+// where Newton crawls). A zero a gives 0, true.
+func maxRotationTraceNewton(a Mat3, n [4][4]float64) (float64, bool) {
 	var f2 float64
 	for i := 0; i < 3; i++ {
 		for j := 0; j < 3; j++ {
@@ -20,16 +37,10 @@ func MaxRotationTrace(a Mat3) float64 {
 		}
 	}
 	if f2 == 0 {
-		return 0
+		return 0, true
 	}
 	c2 := -2 * f2
 	c1 := -8 * a.Det()
-	n := [4][4]float64{
-		{sxx + syy + szz, syz - szy, szx - sxz, sxy - syx},
-		{syz - szy, sxx - syy - szz, sxy + syx, szx + sxz},
-		{szx - sxz, sxy + syx, -sxx + syy - szz, syz + szy},
-		{sxy - syx, szx + sxz, syz + szy, -sxx - syy + szz},
-	}
 	c0 := det4(n)
 	// tr(RᵀA) ≤ Σ singular values ≤ √3·‖A‖_F.
 	l := math.Sqrt(3 * f2)
@@ -38,16 +49,15 @@ func MaxRotationTrace(a Mat3) float64 {
 		p := l2*l2 + c2*l2 + c1*l + c0
 		dp := 4*l2*l + 2*c2*l + c1
 		if dp <= 1e-12*f2*math.Sqrt(f2) {
-			break // a multiple root: Newton crawls there, use the eigensolver
+			return 0, false
 		}
 		step := p / dp
 		l -= step
 		if math.Abs(step) <= 1e-13*math.Sqrt(f2) {
-			return l
+			return l, true
 		}
 	}
-	vals, _ := SymEigen4(n)
-	return vals[0]
+	return 0, false
 }
 
 // det4 returns the determinant of a 4×4 matrix by cofactor expansion.
