@@ -14,6 +14,7 @@ import (
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/method"
+	"github.com/meshrig/meshrig/method/contraction"
 	"github.com/meshrig/meshrig/method/forcefield"
 	"github.com/meshrig/meshrig/method/skinweights"
 	"github.com/meshrig/meshrig/method/static"
@@ -211,7 +212,8 @@ func staticSkeleton(ctx context.Context, o *skeletonizeOptions, m *mesh.Mesh, pr
 		s, err := forcefield.Skeleton(ctx, m, forcefield.Options{VoxelSize: o.voxelSize, Progress: progress, Notes: notes})
 		return s, "forcefield", err
 	case "contraction":
-		return nil, "", fmt.Errorf("--method %s: not available in this build (package method/%s is not in yet)", o.method, o.method)
+		s, err := contraction.Skeleton(ctx, m, contraction.Options{Joints: o.joints, Progress: progress, Notes: notes})
+		return s, "contraction", err
 	}
 	return nil, "", fmt.Errorf("--method %q: unknown (available: forcefield, contraction)", o.method)
 }
