@@ -24,6 +24,9 @@ const maxTotalIterations = 400
 // updates after the rigging loop.
 const finalIterations = 10
 
+// finalSweeps bounds the rotation sweeps of the fits on every frame.
+const finalSweeps = 30
+
 // Rig extracts a skeletal rig from s. The result has one clip per clip of
 // s, a skeleton rooted near the rest pose's centroid, at most
 // opt.MaxInfluences weights per vertex, and rigid bones (unless opt.Free,
@@ -256,6 +259,3 @@ func anyTrue(b []bool) bool {
 	}
 	return false
 }
-
-// finalSweeps bounds the rotation sweeps of the fits on every frame.
-const finalSweeps = 30

@@ -75,7 +75,8 @@ func (s *weightSolver) familyObjective(sys *vertexSystem, wb []int32, skip int32
 // left.
 func (s *weightSolver) greedyObjective(sys *vertexSystem, skip int32) float64 {
 	var idx [maxCand]int
-	m := choose(sys, sys.h[:sys.n], 1e-12, s.k, skip, idx[:])
+	var w [maxCand]float64
+	m, _ := choose(sys, sys.h[:sys.n], 1e-12, s.k, skip, idx[:], w[:])
 	if m == 0 {
 		return math.Inf(1)
 	}

@@ -127,18 +127,21 @@ func (s *weightSolver) solveVertex(i int, wb []int32, ww []float64) {
 		hb[c] = sys.h[c] + s.omega*bar[c]
 	}
 	var order [maxCand]int
-	k := choose(sys, hb[:n], s.omega+1e-12, s.k, -1, order[:])
-	var g [skinning.MaxK * skinning.MaxK]float64
-	var h, w [skinning.MaxK]float64
-	for a := 0; a < k; a++ {
-		ca := order[a]
-		h[a] = hb[ca]
-		for b := 0; b < k; b++ {
-			g[a*k+b] = sys.g[ca*n+order[b]]
+	var w [maxCand]float64
+	k, exact := choose(sys, hb[:n], s.omega+1e-12, s.k, -1, order[:], w[:])
+	if !exact {
+		var g [skinning.MaxK * skinning.MaxK]float64
+		var h [skinning.MaxK]float64
+		for a := 0; a < k; a++ {
+			ca := order[a]
+			h[a] = hb[ca]
+			for b := 0; b < k; b++ {
+				g[a*k+b] = sys.g[ca*n+order[b]]
+			}
 		}
+		// A tiny ridge keeps coincident bones (equal columns) solvable.
+		linalg.SimplexLS(g[:k*k], h[:k], k, s.omega+1e-12, w[:k])
 	}
-	// A tiny ridge keeps coincident bones (equal columns) solvable.
-	linalg.SimplexLS(g[:k*k], h[:k], k, s.omega+1e-12, w[:k])
 	for a := 0; a < skinning.MaxK; a++ {
 		if a < k && w[a] > 0 {
 			wb[a], ww[a] = sys.bone[order[a]], w[a]
@@ -159,10 +162,14 @@ func (s *weightSolver) solveVertex(i int, wb []int32, ww []float64) {
 // this choice lowers the exported RMSE% on every shared sequence
 // (lion-poses 0.408 → 0.364, horse-gallop 0.234 → 0.221, cat-poses
 // 0.330 → 0.324).
-func choose(sys *vertexSystem, h []float64, ridge float64, k int, skip int32, idx []int) int {
+//
+// When the full solve already has at most k non-zero weights it is the
+// answer: choose returns exact = true and those weights in w, aligned
+// with idx. Otherwise the caller solves again over idx.
+func choose(sys *vertexSystem, h []float64, ridge float64, k int, skip int32, idx []int, w []float64) (m int, exact bool) {
 	n := sys.n
 	var cand [maxCand]int
-	m := 0
+	m = 0
 	for c := 0; c < n; c++ {
 		if sys.bone[c] != skip {
 			cand[m] = c
@@ -170,7 +177,7 @@ func choose(sys *vertexSystem, h []float64, ridge float64, k int, skip int32, id
 		}
 	}
 	single := func(c int) float64 { return sys.g[c*n+c] + ridge - 2*h[c] }
-	var w [maxCand]float64
+	var sol [maxCand]float64
 	if m > k {
 		var g [maxCand * maxCand]float64
 		var hh [maxCand]float64
@@ -180,15 +187,31 @@ func choose(sys *vertexSystem, h []float64, ridge float64, k int, skip int32, id
 				g[a*m+b] = sys.g[cand[a]*n+cand[b]]
 			}
 		}
-		linalg.SimplexLS(g[:m*m], hh[:m], m, ridge, w[:m])
+		linalg.SimplexLS(g[:m*m], hh[:m], m, ridge, sol[:m])
+		support := 0
+		for a := 0; a < m; a++ {
+			if sol[a] > 0 {
+				support++
+			}
+		}
+		if support <= k {
+			out := 0
+			for a := 0; a < m; a++ {
+				if sol[a] > 0 {
+					idx[out], w[out] = cand[a], sol[a]
+					out++
+				}
+			}
+			return out, true
+		}
 		var order [maxCand]int
 		for a := range order[:m] {
 			order[a] = a
 		}
 		sort.Slice(order[:m], func(x, y int) bool {
 			a, b := order[x], order[y]
-			if w[a] != w[b] {
-				return w[a] > w[b]
+			if sol[a] != sol[b] {
+				return sol[a] > sol[b]
 			}
 			if sa, sb := single(cand[a]), single(cand[b]); sa != sb {
 				return sa < sb
@@ -204,5 +227,5 @@ func choose(sys *vertexSystem, h []float64, ridge float64, k int, skip int32, id
 	}
 	copy(idx, cand[:m])
 	sort.Ints(idx[:m])
-	return m
+	return m, false
 }

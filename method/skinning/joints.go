@@ -71,37 +71,66 @@ func (p *Model) FitJoints(h *Hierarchy) {
 		}
 	}
 	// D_b^f = R_parent(b)^f − R_b^f, and per frame the centered target
-	// t_b^f = Σ_i s_ib (y_i − ȳ), y_i = v_i − Σ_k w_ik R_k u_i.
+	// t_b^f = Σ_i s_ib (y_i − ȳ), y_i = v_i − Σ_k w_ik R_k u_i, from sums:
+	// t_b = Σ_i s_ib v_i − Σ_k R_k G_bk − σ_b ȳ with the frame-independent
+	// G_bk = Σ_i s_ib w_ik u_i, σ_b = Σ_i s_ib, and
+	// ȳ = (Σ_i v_i − Σ_k R_k U_k)/N, U_k = Σ_i w_ik u_i.
+	gbk := make([]linalg.Vec3, nb*nb)
+	uk := make([]linalg.Vec3, nb)
+	for i := range sub {
+		u := p.Rest[i]
+		for k := 0; k < MaxK; k++ {
+			j := p.WB[i*MaxK+k]
+			if j < 0 {
+				continue
+			}
+			wu := u.Scale(p.WW[i*MaxK+k])
+			uk[j] = uk[j].Add(wu)
+			for _, x := range sub[i] {
+				gbk[int(x.b)*nb+int(j)] = gbk[int(x.b)*nb+int(j)].Add(wu.Scale(x.s))
+			}
+		}
+	}
+	gIdx := make([][]int32, nb) // k with G_bk ≠ 0, per b
+	for b := 0; b < nb; b++ {
+		for k := 0; k < nb; k++ {
+			if gbk[b*nb+k] != (linalg.Vec3{}) {
+				gIdx[b] = append(gIdx[b], int32(k))
+			}
+		}
+	}
 	d := make([]linalg.Mat3, p.F*nb)
 	t := make([]linalg.Vec3, p.F*nb)
 	ybar := make([]linalg.Vec3, p.F)
 	par.For(p.F, 1, func(lo, hi int) {
-		y := make([]linalg.Vec3, p.N)
+		pb := make([]linalg.Vec3, nb)
 		for f := lo; f < hi; f++ {
 			mf := p.M[f*nb : (f+1)*nb]
 			for b := 0; b < nb; b++ {
 				if pb := h.Parent[b]; pb >= 0 {
-					d[f*nb+b] = mf[pb].M.Add(mf[b].M.Scale(-1))
+					d[f*nb+b] = mf[pb].M.Sub(mf[b].M)
 				}
 			}
 			fr := p.Frame(f)
-			var sum linalg.Vec3
-			for i := 0; i < p.N; i++ {
-				v := fr[i]
-				for k := 0; k < MaxK; k++ {
-					if j := p.WB[i*MaxK+k]; j >= 0 {
-						v = v.Sub(mf[j].M.MulVec(p.Rest[i]).Scale(p.WW[i*MaxK+k]))
-					}
-				}
-				y[i] = v
-				sum = sum.Add(v)
-			}
-			ybar[f] = sum.Scale(1 / float64(p.N))
-			for i := 0; i < p.N; i++ {
-				yc := y[i].Sub(ybar[f])
+			clear(pb)
+			var vs linalg.Vec3
+			for i, v := range fr {
+				vs = vs.Add(v)
 				for _, x := range sub[i] {
-					t[f*nb+int(x.b)] = t[f*nb+int(x.b)].Add(yc.Scale(x.s))
+					pb[x.b] = pb[x.b].Add(v.Scale(x.s))
 				}
+			}
+			for k := 0; k < nb; k++ {
+				vs = vs.Sub(mf[k].M.MulVec(uk[k]))
+			}
+			yb := vs.Scale(1 / float64(p.N))
+			ybar[f] = yb
+			for b := 0; b < nb; b++ {
+				tb := pb[b].Sub(yb.Scale(float64(p.N) * mean[b]))
+				for _, k := range gIdx[b] {
+					tb = tb.Sub(mf[k].M.MulVec(gbk[b*nb+int(k)]))
+				}
+				t[f*nb+b] = tb
 			}
 		}
 	})

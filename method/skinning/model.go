@@ -1,6 +1,7 @@
 package skinning
 
 import (
+	"github.com/meshrig/meshrig/internal/par"
 	"math"
 
 	"github.com/meshrig/meshrig/linalg"
@@ -28,6 +29,27 @@ type Model struct {
 	// marks an empty slot (weight 0).
 	WB []int32
 	WW []float64
+
+	byVertex []linalg.Vec3 // Frames vertex-major (vertex i frame f at i*F+f), built on first use
+}
+
+// vertexMajor makes, once, a vertex-major copy of Frames, so per-vertex
+// loops over frames read memory in order. It is not safe to call from
+// several goroutines at once; NewPairSums calls it before the parallel
+// System calls that read the copy.
+func (p *Model) vertexMajor() {
+	if len(p.byVertex) == p.N*p.F {
+		return
+	}
+	t := make([]linalg.Vec3, p.N*p.F)
+	par.For(p.N, 1024, func(lo, hi int) {
+		for i := lo; i < hi; i++ {
+			for f := 0; f < p.F; f++ {
+				t[i*p.F+f] = p.Frames[f*p.N+i]
+			}
+		}
+	})
+	p.byVertex = t
 }
 
 // MaxK is the most influences a vertex keeps.

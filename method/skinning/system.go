@@ -29,6 +29,7 @@ func (ps *PairSums) at(a, b int32) *pairSum {
 
 // NewPairSums sums every bone pair over the frames, in parallel over pairs.
 func (p *Model) NewPairSums() *PairSums {
+	p.vertexMajor()
 	ps := &PairSums{b: p.B, s: make([]pairSum, p.B*p.B)}
 	par.For(p.B, 1, func(lo, hi int) {
 		for a := lo; a < hi; a++ {
@@ -67,8 +68,7 @@ func (p *Model) System(i int, bones []int32, ps *PairSums, g, h []float64) {
 	} else {
 		rv = make([]linalg.Vec3, n)
 	}
-	for f := 0; f < p.F; f++ {
-		v := p.Frames[f*p.N+i]
+	for f, v := range p.byVertex[i*p.F : (i+1)*p.F] {
 		mf := p.M[f*p.B : (f+1)*p.B]
 		for a, j := range bones {
 			m := &mf[j]
