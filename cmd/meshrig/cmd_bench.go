@@ -43,7 +43,11 @@ or the shared data's static/ meshes, rigs/ meshes with their TGF skeletons
 and gltf/ characters in bind pose with their own rigs) with both skeleton
 methods (or the one --method names) and heat weights, and prints one row
 per mesh and method: vertices, joints, seconds, joint error% where the
-truth is known.`,
+truth is known, and the pose test where the truth has motion (the wolf's
+poses, the elephant's animation, the glTF clips): pose RMSE% plays the
+true motion through our skeleton and weights, each joint following the
+true joint whose weights overlap its own the most; truth pose% is the
+true rig's own RMSE% on the same frames.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.staticMode {
 				return benchStatic(cmd, g, o, args)

@@ -26,7 +26,13 @@ type staticCase struct {
 // the method failed on the mesh.
 type staticBenchRow struct {
 	staticReport
-	Error string `json:"error,omitempty"`
+	// PoseRMSEPercent is the pose test (poseError): the true motion
+	// played through our skeleton and weights; TruthPoseRMSEPercent the
+	// true rig's own error on the same frames. Set where the case has a
+	// motion.
+	PoseRMSEPercent      *float64 `json:"pose_rmse_percent,omitempty"`
+	TruthPoseRMSEPercent *float64 `json:"truth_pose_rmse_percent,omitempty"`
+	Error                string   `json:"error,omitempty"`
 }
 
 // staticCases lists the shared data's static meshes, the libigl rigs
@@ -94,7 +100,7 @@ func benchStatic(cmd *cobra.Command, g *globals, o *benchOptions, args []string)
 	quiet := *g
 	quiet.quiet = true
 	w := cmd.OutOrStdout()
-	fmt.Fprintf(w, "%-18s %8s %-12s %6s %8s %12s\n", "mesh", "vertices", "method", "joints", "seconds", "joint error%")
+	fmt.Fprintf(w, "%-18s %8s %-12s %6s %8s %12s %10s %11s\n", "mesh", "vertices", "method", "joints", "seconds", "joint error%", "pose RMSE%", "truth pose%")
 	var rows []staticBenchRow
 	failed := 0
 	for _, c := range cases {
@@ -108,10 +114,14 @@ func benchStatic(cmd *cobra.Command, g *globals, o *benchOptions, args []string)
 				return err
 			}
 		}
+		motion, err := loadPoseTruth(c, m)
+		if err != nil {
+			return err
+		}
 		for _, name := range methods {
 			so := o.static
 			so.method = name
-			_, rep, err := skeletonizeMesh(context.Background(), &quiet, &so, m, truth)
+			r, rep, err := skeletonizeMesh(context.Background(), &quiet, &so, m, truth)
 			rep.Mesh, rep.Vertices, rep.Method = c.name, len(m.Verts), name
 			row := staticBenchRow{staticReport: rep}
 			if err != nil {
@@ -121,11 +131,19 @@ func benchStatic(cmd *cobra.Command, g *globals, o *benchOptions, args []string)
 				rows = append(rows, row)
 				continue
 			}
-			je := "-"
+			je, pe, te := "-", "-", "-"
 			if rep.JointErrorPercent != nil {
 				je = fmt.Sprintf("%.3f", *rep.JointErrorPercent)
 			}
-			fmt.Fprintf(w, "%-18s %8d %-12s %6d %8.2f %12s\n", c.name, rep.Vertices, name, rep.Joints, rep.Seconds, je)
+			if motion != nil {
+				got, own, err := poseError(r, motion)
+				if err != nil {
+					return fmt.Errorf("%s: pose test: %w", c.name, err)
+				}
+				row.PoseRMSEPercent, row.TruthPoseRMSEPercent = &got, &own
+				pe, te = fmt.Sprintf("%.3f", got), fmt.Sprintf("%.3f", own)
+			}
+			fmt.Fprintf(w, "%-18s %8d %-12s %6d %8.2f %12s %10s %11s\n", c.name, rep.Vertices, name, rep.Joints, rep.Seconds, je, pe, te)
 			rows = append(rows, row)
 		}
 	}

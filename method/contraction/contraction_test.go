@@ -72,7 +72,7 @@ func TestCapsule(t *testing.T) {
 		}
 		// The end joints are the centres of the end regions, inside the
 		// caps; the chain covers most of the 5-unit length.
-		if joints > 2 && (lo > -1.6 || hi < 1.6) {
+		if joints > 2 && (lo > -1.4 || hi < 1.4) {
 			t.Errorf("%d joints span x %.2f to %.2f; want most of −2.5 to 2.5", joints, lo, hi)
 		}
 		for j, d := range degrees(s) {

@@ -1,7 +1,6 @@
 package contraction
 
 import (
-	"container/heap"
 	"slices"
 
 	"github.com/meshrig/meshrig/linalg"
@@ -22,7 +21,7 @@ import (
 func decimate(pos []linalg.Vec3, tris [][3]int, target int) ([]linalg.Vec3, [][3]int, []int32) {
 	d := newDecimator(pos, tris)
 	for d.h.Len() > 0 && d.alive > target {
-		e := heap.Pop(&d.h).(collapseEntry)
+		e := d.h.pop()
 		u, v := e.from, e.to
 		if d.dead[u] || d.dead[v] || e.sf != d.stamp[u] || e.st != d.stamp[v] || !d.allowed(u, v) {
 			continue
@@ -43,7 +42,7 @@ type decimator struct {
 	dead   []bool
 	stamp  []uint32
 	alive  int
-	h      collapseHeap
+	h      minHeap[collapseEntry]
 	nb     []int32 // scratch
 }
 
@@ -58,6 +57,7 @@ func newDecimator(pos []linalg.Vec3, tris [][3]int) *decimator {
 		owner:  make([]int32, n),
 		dead:   make([]bool, n),
 		stamp:  make([]uint32, n),
+		h:      minHeap[collapseEntry]{less: collapseLess},
 	}
 	used := make([]bool, n)
 	for t, f := range tris {
@@ -90,11 +90,11 @@ func newDecimator(pos []linalg.Vec3, tris [][3]int) *decimator {
 			// Each edge once: a manifold edge runs a→b in one of its
 			// faces and b→a in the other.
 			if a, b := f[k], f[(k+1)%3]; a < b {
-				d.h = append(d.h, d.entry(a, b), d.entry(b, a))
+				d.h.items = append(d.h.items, d.entry(a, b), d.entry(b, a))
 			}
 		}
 	}
-	heap.Init(&d.h)
+	d.h.init()
 	return d
 }
 
@@ -206,8 +206,8 @@ func (d *decimator) collapse(u, v int32) {
 	d.stamp[v]++
 	// Only collapses involving v changed price (its quadric grew).
 	for _, k := range d.neighbours(v, d.nb) {
-		heap.Push(&d.h, d.entry(v, k))
-		heap.Push(&d.h, d.entry(k, v))
+		d.h.push(d.entry(v, k))
+		d.h.push(d.entry(k, v))
 	}
 }
 

@@ -1,7 +1,6 @@
 package contraction
 
 import (
-	"container/heap"
 	"fmt"
 	"math"
 	"sort"
@@ -93,12 +92,12 @@ func joinComponents(pos []linalg.Vec3, comp []int, ncomp int) ([][2]int, error) 
 		}
 		return best
 	}
-	var exact linkHeap
+	exact := minHeap[link]{less: linkLess}
 	var joins [][2]int
 	next := 0
 	for len(joins) < ncomp-1 {
-		if exact.Len() > 0 && (next == len(pairs) || exact[0].d2 <= pairs[next].lb) {
-			l := heap.Pop(&exact).(link)
+		if exact.Len() > 0 && (next == len(pairs) || exact.items[0].d2 <= pairs[next].lb) {
+			l := exact.pop()
 			ra, rb := find(comp[l.i]), find(comp[l.j])
 			if ra != rb {
 				parent[ra] = rb
@@ -114,7 +113,7 @@ func joinComponents(pos []linalg.Vec3, comp []int, ncomp int) ([][2]int, error) 
 		if find(int(p.a)) == find(int(p.b)) {
 			continue
 		}
-		heap.Push(&exact, closest(int(p.a), int(p.b)))
+		exact.push(closest(int(p.a), int(p.b)))
 	}
 	return joins, nil
 }
@@ -125,20 +124,9 @@ type link struct {
 	i, j int32
 }
 
-type linkHeap []link
-
-func (h linkHeap) Len() int { return len(h) }
-func (h linkHeap) Less(a, b int) bool {
-	if h[a].d2 != h[b].d2 {
-		return h[a].d2 < h[b].d2
+func linkLess(a, b link) bool {
+	if a.d2 != b.d2 {
+		return a.d2 < b.d2
 	}
-	return h[a].i < h[b].i || h[a].i == h[b].i && h[a].j < h[b].j
-}
-func (h linkHeap) Swap(a, b int) { h[a], h[b] = h[b], h[a] }
-func (h *linkHeap) Push(x any)   { *h = append(*h, x.(link)) }
-func (h *linkHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+	return a.i < b.i || a.i == b.i && a.j < b.j
 }

@@ -1,7 +1,6 @@
 package contraction
 
 import (
-	"container/heap"
 	"context"
 	"slices"
 
@@ -31,7 +30,7 @@ type simplifier struct {
 	nfaces int      // live faces
 
 	shape, sampling float64
-	h               collapseHeap
+	h               minHeap[collapseEntry]
 	// Once centred, each node sits at the area-weighted centre of the
 	// surface it stands for (sum of area·position, and area), and a
 	// collapse moves the kept node to the centre of the merged region.
@@ -245,23 +244,23 @@ func (s *simplifier) entry(p phase, i, j int32, merge float64) (e collapseEntry,
 // allowed or the node count reaches floor. merge is the merge length.
 // Stale heap entries are skipped by their stamps.
 func (s *simplifier) run(ctx context.Context, p phase, floor int, merge float64, progress func(done int)) error {
-	s.h = s.h[:0]
+	s.h.items, s.h.less = s.h.items[:0], collapseLess
 	for i := range s.adj {
 		for _, j := range s.adj[i] {
 			if e, ok := s.entry(p, int32(i), j, merge); ok {
-				s.h = append(s.h, e)
+				s.h.items = append(s.h.items, e)
 			}
 		}
 	}
-	heap.Init(&s.h)
+	s.h.init()
 	push := func(i, j int32) {
 		if e, ok := s.entry(p, i, j, merge); ok {
-			heap.Push(&s.h, e)
+			s.h.push(e)
 		}
 	}
 	done := 0
 	for s.h.Len() > 0 && s.nodes > floor {
-		e := heap.Pop(&s.h).(collapseEntry)
+		e := s.h.pop()
 		i, j := e.from, e.to
 		if !s.alive[i] || !s.alive[j] || e.sf != s.stamp[i] || e.st != s.stamp[j] {
 			continue
@@ -306,24 +305,13 @@ type collapseEntry struct {
 	sf, st   uint32
 }
 
-// collapseHeap orders entries by cost, ties by node indices, so the
+// collapseLess orders entries by cost, ties by node indices, so the
 // collapse order does not depend on anything but the input.
-type collapseHeap []collapseEntry
-
-func (h collapseHeap) Len() int { return len(h) }
-func (h collapseHeap) Less(a, b int) bool {
-	if h[a].cost != h[b].cost {
-		return h[a].cost < h[b].cost
+func collapseLess(a, b collapseEntry) bool {
+	if a.cost != b.cost {
+		return a.cost < b.cost
 	}
-	return h[a].from < h[b].from || h[a].from == h[b].from && h[a].to < h[b].to
-}
-func (h collapseHeap) Swap(a, b int) { h[a], h[b] = h[b], h[a] }
-func (h *collapseHeap) Push(x any)   { *h = append(*h, x.(collapseEntry)) }
-func (h *collapseHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+	return a.from < b.from || a.from == b.from && a.to < b.to
 }
 
 // centre moves every live node to the area-weighted centre of the
