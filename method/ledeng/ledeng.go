@@ -20,9 +20,14 @@ const Name = "le-deng-2014"
 // restarts, so a model that sheds bones one at a time still finishes.
 const maxTotalIterations = 400
 
-// finalIterations alternates exact skeletal transform fits and weight
-// updates after the rigging loop.
-const finalIterations = 10
+// finalIterations bounds the rounds of exact skeletal transform fits,
+// joint positions and weight updates after the rigging loop; they stop
+// earlier once a round gains less than finalTol of the error. The rounds
+// converge slowly and steadily (lion-poses: RMSE% 0.40 after 3, 0.36
+// after 10, 0.34 after 30); 1% stops the shared sequences after 13–28.
+const finalIterations = 30
+
+const finalTol = 1e-2
 
 // finalSweeps bounds the rotation sweeps of the fits on every frame.
 const finalSweeps = 30
@@ -74,7 +79,7 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 	h := q.Root(joints)
 	q.Constrain(h)
 	qs := &weightSolver{p: q, k: opt.MaxInfluences, omega: opt.Smoothness, lap: lap}
-	err = q.FitSkeleton(ctx, &h, finalIterations, func() { qs.update(sweeps) },
+	err = q.FitSkeletonUntil(ctx, &h, finalIterations, finalTol, func() { qs.update(sweeps) },
 		func(done, total int) { opt.Progress.Report("skeletal fit", done, total) })
 	if err != nil {
 		return nil, err

@@ -158,3 +158,20 @@ func frobenius2(m linalg.Mat3) float64 {
 	}
 	return s
 }
+
+// quadratic returns, for one frame's global rotations rot, root position
+// p and lever products v (V_a), Σ_i |v_i − p − Σ_a R_a z_ia|² − Σ_i |v_i|²
+// given vsum = Σ_i v_i and n vertices: −2 Σ_a tr(R_aᵀV_a) − 2 p·Σv + n|p|²
+// + 2 p·Σ_a R_a S_a + Σ_ab tr(R_aᵀ R_b C_ba).
+func (ls *leverSums) quadratic(rot, v []linalg.Mat3, p, vsum linalg.Vec3, n float64) float64 {
+	q := n*p.Norm2() - 2*p.Dot(vsum)
+	for a := range rot {
+		ra := rot[a]
+		ry := ra.MulVec(ls.sum[a])
+		q += 2*p.Dot(ry) - 2*frobeniusDot(ra, v[a]) + frobeniusDot(ra, ra.Mul(ls.self[a]))
+		for _, pr := range ls.pairs[ls.pstart[a]:ls.pstart[a+1]] {
+			q += frobeniusDot(ra, rot[pr.b].Mul(pr.c))
+		}
+	}
+	return q
+}

@@ -16,11 +16,13 @@ const rotationTol = 1e-9
 // problem about the bone's head, exact for the whole subtree it carries),
 // then the root translation, for at most sweeps sweeps (fewer when the
 // rotations settle). The transforms p.M must already be skeletal (see
-// Constrain); they stay so.
-func (p *Model) FitRotations(h Hierarchy, sweeps int) {
+// Constrain); they stay so. It returns the data term (Eq. 3b, a sum of
+// squares over vertices and frames) of the result, from the same sums.
+func (p *Model) FitRotations(h Hierarchy, sweeps int) float64 {
 	ls := p.newLeverSums(h)
 	root := h.Order[0]
 	invN := 1 / float64(p.N)
+	sse := make([]float64, p.F)
 	par.For(p.F, 1, func(lo, hi int) {
 		rot := make([]linalg.Mat3, p.B)
 		v := make([]linalg.Mat3, p.B)
@@ -29,8 +31,10 @@ func (p *Model) FitRotations(h Hierarchy, sweeps int) {
 			fr := p.Frame(f)
 			mf := p.M[f*p.B : (f+1)*p.B]
 			var vsum linalg.Vec3
+			var vv float64
 			for _, x := range fr {
 				vsum = vsum.Add(x)
+				vv += x.Norm2()
 			}
 			for a := 0; a < p.B; a++ {
 				var m linalg.Mat3
@@ -69,6 +73,7 @@ func (p *Model) FitRotations(h Hierarchy, sweeps int) {
 					break
 				}
 			}
+			sse[f] = max(0, vv+ls.quadratic(rot, v, rootPos, vsum, float64(p.N)))
 			// Forward kinematics back to skin transforms.
 			for _, b := range h.Order {
 				if pb := h.Parent[b]; pb < 0 {
@@ -80,4 +85,9 @@ func (p *Model) FitRotations(h Hierarchy, sweeps int) {
 			}
 		}
 	})
+	var total float64
+	for _, e := range sse {
+		total += e
+	}
+	return total
 }

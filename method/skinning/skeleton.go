@@ -8,17 +8,35 @@ import "context"
 // against the current transforms (nil skips it). The transforms must be
 // skeletal already (Constrain) and stay so. progress may be nil.
 func (m *Model) FitSkeleton(ctx context.Context, h *Hierarchy, iterations int, updateWeights func(), progress func(done, total int)) error {
+	return m.FitSkeletonUntil(ctx, h, iterations, 0, updateWeights, progress)
+}
+
+// FitSkeletonUntil is FitSkeleton that also stops once a round lowers the
+// data term (Eq. 3b, after its rotation fit) by less than the fraction tol
+// of its value: the
+// rounds converge slowly and steadily, so tol trades accuracy for time.
+// tol ≤ 0 runs every round.
+func (m *Model) FitSkeletonUntil(ctx context.Context, h *Hierarchy, iterations int, tol float64, updateWeights func(), progress func(done, total int)) error {
+	prev := -1.0
 	for it := 0; it < iterations; it++ {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		m.FitRotations(*h, fitSweeps)
+		e := m.FitRotations(*h, fitSweeps)
 		m.FitJoints(h)
 		if updateWeights != nil {
 			updateWeights()
 		}
 		if progress != nil {
 			progress(it+1, iterations)
+		}
+		// The error after the rotations, measured at the same point of
+		// every round.
+		if tol > 0 {
+			if prev >= 0 && prev-e < tol*prev {
+				break
+			}
+			prev = e
 		}
 	}
 	return nil
@@ -27,4 +45,4 @@ func (m *Model) FitSkeleton(ctx context.Context, h *Hierarchy, iterations int, u
 // fitSweeps bounds the rotation sweeps of each FitSkeleton round; a frame
 // stops early once its rotations settle (rotationTol), and a sweep costs
 // O(B²), not O(N), so a generous bound is cheap.
-const fitSweeps = 30
+const fitSweeps = 10

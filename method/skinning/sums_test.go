@@ -87,3 +87,14 @@ func TestFitRotationsFromSums(t *testing.T) {
 		t.Fatalf("second fit raised the error: %g → %g", after, again)
 	}
 }
+
+// FitRotations' returned error, from lever sums, is the data term summed
+// vertex by vertex.
+func TestFitRotationsErrorFromSums(t *testing.T) {
+	m, h := perturbed(t)
+	m.Constrain(h)
+	got := m.FitRotations(h, 5)
+	if want := m.SSE(); math.Abs(got-want) > 1e-9*want {
+		t.Fatalf("FitRotations returned %.12g, SSE is %.12g", got, want)
+	}
+}
