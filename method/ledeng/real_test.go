@@ -19,9 +19,11 @@ import (
 )
 
 // TestRealSequences rigs the four datasets of the paper's Table 1 (9 to
-// 204 frames, one elastic) and bounds bones and RMSE% of the exported rig.
-// The bounds are the targets where they are met and the measured
-// figures (rounded up) where they are not yet, so a regression fails.
+// 204 frames, one elastic) and bounds bones and RMSE% of the exported rig
+// by the targets. The elastic cow cannot meet both of its targets
+// (11 bones, RMSE% 1.18, what a skeleton-free decomposition reaches): by
+// default it keeps the bones its accuracy needs (32, RMSE% 0.69), and at
+// --bones 11 it reaches the paper's own figure (1.52; here 1.53).
 func TestRealSequences(t *testing.T) {
 	root := shareddata.Path(t, "sequences")
 	for _, tc := range []struct {
@@ -29,14 +31,13 @@ func TestRealSequences(t *testing.T) {
 		bones    int
 		rmse     float64
 		maxBones int
+		opt      Options
 	}{
-		{"horse-gallop", 27, 0.33, 27},
-		{"cat-poses", 28, 0.47, 28},
-		// Today 25 bones, RMSE% 0.42 (the target is not met at any count).
-		{"lion-poses", 30, 0.43, 30},
-		// Today 35 bones at RMSE% 0.89: an elastic model, where every
-		// bone removed costs more than the pruning allows.
-		{"cow", 11, 1.18, 36},
+		{name: "horse-gallop", bones: 27, rmse: 0.33, maxBones: 27},
+		{name: "cat-poses", bones: 28, rmse: 0.47, maxBones: 28},
+		{name: "lion-poses", bones: 30, rmse: 0.36, maxBones: 30},
+		{name: "cow", bones: 11, rmse: 1.18, maxBones: 36},
+		{name: "cow", bones: 11, rmse: 1.6, maxBones: 11, opt: Options{MaxBones: 11}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			in, err := format.Load([]string{filepath.Join(root, tc.name)}, format.LoadOptions{})
@@ -44,7 +45,7 @@ func TestRealSequences(t *testing.T) {
 				t.Fatal(err)
 			}
 			start := time.Now()
-			r, err := Rig(context.Background(), in.Sequence, Options{})
+			r, err := Rig(context.Background(), in.Sequence, tc.opt)
 			if err != nil {
 				t.Fatal(err)
 			}
