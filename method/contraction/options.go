@@ -53,7 +53,7 @@ type Options struct {
 	ShapeWeight, SamplingWeight float64
 	// MaxVertices bounds the mesh the contraction works on: a denser one
 	// is first simplified to this many vertices by QEM edge collapses
-	// (joints are still centred in the full mesh). Default 8000; at least
+	// (joints are still centred in the full mesh). Default 6000; at least
 	// 500.
 	MaxVertices int
 	// MinVertices is the sampling below which the mesh is subdivided (each
@@ -87,7 +87,7 @@ func (o Options) withDefaults() (Options, error) {
 		o.MaxIterations = 20
 	}
 	if o.MaxVertices == 0 {
-		o.MaxVertices = 8000
+		o.MaxVertices = 6000
 	}
 	if o.MinVertices == 0 {
 		o.MinVertices = 3000
