@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"math/rand/v2"
 
 	"github.com/meshrig/meshrig/internal/par"
 	"github.com/meshrig/meshrig/linalg"
@@ -13,7 +12,6 @@ import (
 	"github.com/meshrig/meshrig/method/skinning"
 	"github.com/meshrig/meshrig/rig"
 	"github.com/meshrig/meshrig/seq"
-	"github.com/meshrig/meshrig/spantree"
 )
 
 // Name is the method's name in reports.
@@ -28,53 +26,106 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 	if len(s.Rest.Tris) == 0 {
 		return nil, fmt.Errorf("the mesh has no faces")
 	}
-	us := method.NewUnitSphere(s.Rest.Verts)
-	top := mesh.NewTopology(s.Rest)
-	m := &skinning.Model{N: s.N(), F: s.F(), Rest: us.To(nil, s.Rest.Verts), Frames: us.To(nil, s.Frames), Top: top}
-	rng := rand.New(rand.NewPCG(opt.Seed, 0x61677569))
-
+	p, err := newProblem(s)
+	if err != nil {
+		return nil, err
+	}
 	// §4 Segmentation.
-	l := int(math.Round(opt.SeedFraction * float64(m.N)))
-	l = min(max(l, 40), 400, m.N)
-	seed := seeds(m.Rest, l)
 	opt.Progress.Report("segmentation", 1, 4)
-	class, k := spectral(m, seed, affinity(m, seed), opt.Variation, opt.MaxBones, rng)
-	vertex, tri := patches(m.Rest, s.Rest.Tris, seed, class, k)
-	// Classes no triangle took are dropped and the rest renumbered.
-	k = renumber(vertex, tri, k)
+	vertex, tri, k := segment(p.m, p.w.Tris, opt)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	m.B = k
-	m.SetRigidWeights(vertex)
-	patch := m.FitClusters(vertex, k) // rest → frame per patch
-	center := m.BoneCentroids()
+	return p.rig(ctx, vertex, tri, k, opt)
+}
 
+// problem is one run's input in unit-sphere units: every input vertex
+// (full), and the welded mesh the topology-bound steps work on (m).
+type problem struct {
+	s    *seq.Sequence
+	us   method.UnitSphere
+	full *skinning.Model
+	w    welded
+	m    *skinning.Model
+}
+
+func newProblem(s *seq.Sequence) (*problem, error) {
+	us := method.NewUnitSphere(s.Rest.Verts)
+	full := &skinning.Model{N: s.N(), F: s.F(), Rest: us.To(nil, s.Rest.Verts), Frames: us.To(nil, s.Frames)}
+	w := weld(full.Rest, full.Frames, s.Rest.Tris, s.F(), weldTolerance, tearTolerance)
+	if len(w.Tris) == 0 {
+		return nil, fmt.Errorf("every face of the mesh is degenerate")
+	}
+	m := &skinning.Model{N: len(w.Rest), F: s.F(), Rest: w.Rest, Frames: w.Frames,
+		Top: mesh.NewTopology(&mesh.Mesh{Verts: w.Rest, Tris: w.Tris})}
+	return &problem{s: s, us: us, full: full, w: w, m: m}, nil
+}
+
+// rig builds the rig from k patches of the welded mesh (vertex and
+// triangle classes), fits it to every input vertex and maps it back to
+// the input's units.
+func (p *problem) rig(ctx context.Context, vertex, tri []int32, k int, opt Options) (*rig.Rig, error) {
+	m, full := p.m, p.full
+	h, err := rigPatches(m, p.w.Tris, vertex, tri, k, opt)
+	if err != nil {
+		return nil, err
+	}
+	// Every input vertex takes its welded vertex's weights; the fit of
+	// the exported rig sees them all.
+	full.B, full.M = m.B, m.M
+	full.WB = make([]int32, full.N*skinning.MaxK)
+	full.WW = make([]float64, full.N*skinning.MaxK)
+	for i, v := range p.w.Of {
+		copy(full.WB[i*skinning.MaxK:(i+1)*skinning.MaxK], m.WB[int(v)*skinning.MaxK:])
+		copy(full.WW[i*skinning.MaxK:(i+1)*skinning.MaxK], m.WW[int(v)*skinning.MaxK:])
+	}
+	if opt.Refine > 0 {
+		if err := full.FitSkeleton(ctx, &h, opt.Refine, nil, nil); err != nil {
+			return nil, err
+		}
+		full.FitRotations(h, 2)
+	}
+	r := full.SkeletalRig(h, p.s)
+	p.us.RigFrom(r, p.s.Rest)
+	return r, r.Validate()
+}
+
+// segmentFrames bounds the frames segmentation looks at.
+const segmentFrames = 64
+
+// segment splits the mesh into approximately rigid patches (§4): seeds,
+// the affinity of Eq. 1, spectral clustering, every triangle to its
+// nearest seed's class, then patches that never turn apart merged. It
+// returns the vertex and triangle classes and their count.
+func segment(m *skinning.Model, tris [][3]int, opt Options) (vertex, tri []int32, k int) {
+	// Long sequences are segmented on frames spread over the motion.
+	if m.F > segmentFrames {
+		m = m.Subset(m.SampleFrames(segmentFrames))
+	}
+	l := int(math.Round(opt.SeedFraction * float64(m.N)))
+	l = min(max(l, 200), 400, m.N)
+	seed := seeds(m.Rest, l)
+	class, k := spectral(m, seed, affinity(m, seed), opt.Variation, opt.MaxBones, opt.Seed)
+	vertex, tri = patches(m.Rest, tris, seed, class, k)
+	// Classes no triangle took are dropped and the rest renumbered.
+	k = renumber(vertex, tri, k)
+	k = merge(m, tris, vertex, tri, k, opt.MinTurn)
+	return vertex, tri, k
+}
+
+// rigPatches rigs the model from k patches (vertex and triangle classes):
+// §5 skeleton, §6 motion (m.M), §7 weights (m.WB, m.WW). It returns the
+// hierarchy.
+func rigPatches(m *skinning.Model, tris [][3]int, vertex, tri []int32, k int, opt Options) (skinning.Hierarchy, error) {
 	// §5 Skeleton.
 	opt.Progress.Report("skeleton", 2, 4)
-	tree, boundary := adjacency(m.Rest, s.Rest.Tris, top, tri, k, center)
-	root := rootPatch(m.Rest, center)
-	samples := sampleVertices(vertex, k, 64)
-	h := skinning.Hierarchy{Parent: make([]int32, k), Head: make([]linalg.Vec3, k)}
-	parent, order := spantree.Root(k, tree, root)
-	for _, x := range order {
-		h.Order = append(h.Order, int32(x))
-		h.Parent[x] = int32(parent[x])
-		if parent[x] < 0 {
-			h.Head[x] = center[x]
-			continue
-		}
-		p := parent[x]
-		key := [2]int32{int32(min(p, x)), int32(max(p, x))}
-		h.Head[x] = jointRest(m, patch, p, x, samples, boundary[key], opt.Alpha)
-	}
-	h.Prior = append([]linalg.Vec3(nil), h.Head...)
+	h, patch, center := skeleton(m, tris, vertex, tri, k, opt.Alpha)
 	// Joints in every frame: the mean of where the two patches take them.
 	joint := make([]linalg.Vec3, m.F*k)
 	par.For(m.F, 4, func(lo, hi int) {
 		for f := lo; f < hi; f++ {
-			for _, x := range order {
-				p := parent[x]
+			for _, x32 := range h.Order {
+				x, p := int(x32), int(h.Parent[x32])
 				if p < 0 {
 					joint[f*k+x] = patch[f*k+x].Apply(h.Head[x])
 					continue
@@ -94,21 +145,12 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 	if opt.HeatFrames > 0 {
 		frames = m.SampleFrames(opt.HeatFrames)
 	}
-	w, err := heatWeights(m, s.Rest.Tris, h, center, frames)
+	w, err := heatWeights(m, tris, h, center, frames)
 	if err != nil {
-		return nil, err
+		return h, err
 	}
 	setWeights(m, w, opt.MaxInfluences)
-
-	if opt.Refine > 0 {
-		if err := m.FitSkeleton(ctx, &h, opt.Refine, nil, nil); err != nil {
-			return nil, err
-		}
-		m.FitRotations(h, 2)
-	}
-	r := m.SkeletalRig(h, s)
-	us.RigFrom(r, s.Rest)
-	return r, r.Validate()
+	return h, nil
 }
 
 // renumber drops classes that hold no triangle and returns the new count.

@@ -13,6 +13,10 @@ type Options struct {
 	Variation float64
 	// MaxBones caps the number of patches. Default 48.
 	MaxBones int
+	// MinTurn merges adjacent patches that never turn relative to each
+	// other by more than this many radians. Default 0.1; negative keeps
+	// every patch.
+	MinTurn float64
 	// Alpha weighs the pull of a joint toward its boundary's centroid
 	// (Eq. 2). Default 0.05.
 	Alpha float64
@@ -37,7 +41,10 @@ func (o Options) withDefaults() Options {
 		o.SeedFraction = 0.01
 	}
 	if o.Variation <= 0 || o.Variation > 1 {
-		o.Variation = 0.99
+		o.Variation = 0.999
+	}
+	if o.MinTurn == 0 {
+		o.MinTurn = 0.1
 	}
 	if o.MaxBones <= 0 {
 		o.MaxBones = 48

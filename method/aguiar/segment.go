@@ -48,12 +48,23 @@ func seeds(rest []linalg.Vec3, l int) []int {
 	return out
 }
 
-// affinity builds Eq. 1 over the seeds: with ρ_ij the mean and σ_ij the
-// standard deviation over time of the seeds' mutual distance,
-// A_ij = exp(−(σ_ij + √ρ_ij)/S²), S the mean of σ + √ρ over all pairs.
+// affinity builds Eq. 1 over the seeds from ρ_ij, the mean over time of
+// seeds i and j's distance, and σ_ij, its standard deviation.
+//
+// As printed, A_ij = exp(−(σ_ij + √ρ_ij)/S²) adds a length to the root of
+// a length and divides by a squared one, so it depends on the units: in
+// ours (the unit sphere) √ρ dwarfs σ and the groups come out spatial, not
+// rigid. We make both terms unit-free by their means over all pairs, S_σ
+// and S_ρ, keep the distance term as the paper's tie-breaker (it parts
+// far-apart seeds that move alike), and set its weight and the kernel's
+// width by measurement on the ground-truth characters:
+//
+//	A_ij = exp(−(σ_ij/S_σ + w·√ρ_ij/S_ρ)/β),  w = 0.3, β = 0.1.
 func affinity(m *skinning.Model, seed []int) *mat.SymDense {
+	const w, beta = 0.3, 0.1
 	l := len(seed)
-	cost := make([]float64, l*l)
+	sd := make([]float64, l*l)
+	root := make([]float64, l*l)
 	par.For(l, 1, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			for j := i + 1; j < l; j++ {
@@ -64,23 +75,28 @@ func affinity(m *skinning.Model, seed []int) *mat.SymDense {
 					s2 += d * d
 				}
 				mean := s / float64(m.F)
-				sd := math.Sqrt(math.Max(0, s2/float64(m.F)-mean*mean))
-				cost[i*l+j] = sd + math.Sqrt(mean)
+				sd[i*l+j] = math.Sqrt(math.Max(0, s2/float64(m.F)-mean*mean))
+				root[i*l+j] = math.Sqrt(mean)
 			}
 		}
 	})
-	var total float64
+	var ss, sr float64
 	for i := 0; i < l; i++ {
 		for j := i + 1; j < l; j++ {
-			total += 2 * cost[i*l+j]
+			ss += sd[i*l+j]
+			sr += root[i*l+j]
 		}
 	}
-	s := total / float64(l*l)
+	pairs := float64(l*(l-1)) / 2
+	ss, sr = ss/pairs, sr/pairs
+	if ss == 0 { // nothing moves: one rigid group
+		ss = 1
+	}
 	a := mat.NewSymDense(l, nil)
 	for i := 0; i < l; i++ {
 		a.SetSym(i, i, 1)
 		for j := i + 1; j < l; j++ {
-			a.SetSym(i, j, math.Exp(-cost[i*l+j]/(s*s)))
+			a.SetSym(i, j, math.Exp(-(sd[i*l+j]/ss+w*root[i*l+j]/sr)/beta))
 		}
 	}
 	return a
@@ -93,7 +109,7 @@ func affinity(m *skinning.Model, seed []int) *mat.SymDense {
 // the share variation of the seeds' motion beyond one rigid motion of
 // them all — the paper's "about 99% of the total variation". It returns
 // each seed's group and k.
-func spectral(m *skinning.Model, seed []int, a *mat.SymDense, variation float64, maxK int, rng *rand.Rand) ([]int, int) {
+func spectral(m *skinning.Model, seed []int, a *mat.SymDense, variation float64, maxK int, seed0 uint64) ([]int, int) {
 	l := a.SymmetricDim()
 	d := make([]float64, l)
 	for i := 0; i < l; i++ {
@@ -133,9 +149,10 @@ func spectral(m *skinning.Model, seed []int, a *mat.SymDense, variation float64,
 				}
 			}
 		}
-		// k-means from three seedings; the most rigid grouping wins.
+		// k-means from ten seedings; the most rigid grouping wins.
 		best := math.Inf(1)
-		for try := 0; try < 3; try++ {
+		rng := rand.New(rand.NewPCG(seed0, uint64(k)))
+		for try := 0; try < 10; try++ {
 			l := kmeans(y, k, rng)
 			if r := residual(m, seed, l); r < best {
 				best, label = r, l

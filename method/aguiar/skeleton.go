@@ -101,3 +101,33 @@ func jointRest(m *skinning.Model, fit []linalg.Affine, a, b int, samples [][]int
 	}
 	return inv.MulVec(r)
 }
+
+// skeleton builds the hierarchy of k patches (§5): topology from the
+// patch boundaries, the root patch at the center of gravity, and every
+// other patch's head at its joint with its parent by Eq. 2. It sets m.B
+// and rigid weights, and returns the hierarchy, the patches' rigid fits
+// (rest → frame, F·k) and their rest centers.
+func skeleton(m *skinning.Model, tris [][3]int, vertex, tri []int32, k int, alpha float64) (skinning.Hierarchy, []linalg.Affine, []linalg.Vec3) {
+	m.B = k
+	m.SetRigidWeights(vertex)
+	patch := m.FitClusters(vertex, k) // rest → frame per patch
+	center := m.BoneCentroids()
+	tree, boundary := adjacency(m.Rest, tris, m.Top, tri, k, center)
+	root := rootPatch(m.Rest, center)
+	samples := sampleVertices(vertex, k, 64)
+	h := skinning.Hierarchy{Parent: make([]int32, k), Head: make([]linalg.Vec3, k)}
+	parent, order := spantree.Root(k, tree, root)
+	for _, x := range order {
+		h.Order = append(h.Order, int32(x))
+		h.Parent[x] = int32(parent[x])
+		if parent[x] < 0 {
+			h.Head[x] = center[x]
+			continue
+		}
+		p := parent[x]
+		key := [2]int32{int32(min(p, x)), int32(max(p, x))}
+		h.Head[x] = jointRest(m, patch, p, x, samples, boundary[key], alpha)
+	}
+	h.Prior = append([]linalg.Vec3(nil), h.Head...)
+	return h, patch, center
+}
