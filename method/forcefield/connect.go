@@ -59,6 +59,7 @@ func connectPieces(gr *graph) int {
 	for _, e := range spantree.Minimum(np, edges) {
 		p := best[[2]int{e.A, e.B}]
 		gr.edges = append(gr.edges, [2]int{p.a, p.b})
+		gr.paths = append(gr.paths, polyline{})
 	}
 	return np
 }

@@ -47,17 +47,7 @@ func Skeleton(ctx context.Context, m *mesh.Mesh, opt Options) (*static.Skeleton,
 		pos[i] = cb.to(p)
 	}
 
-	top := mesh.NewTopology(m)
-	part := make([]int32, len(m.Tris))
-	open := 0
-	for t, f := range m.Tris {
-		part[t] = int32(top.Component[f[0]])
-		for _, a := range top.FaceAdj[t] {
-			if a < 0 {
-				open++
-			}
-		}
-	}
+	part, open := parts(m)
 	if open > 0 {
 		opt.Notes.Add(fmt.Sprintf("forcefield: the mesh has %d open edges; inside and outside are a best effort", open))
 	}
@@ -82,15 +72,24 @@ func Skeleton(ctx context.Context, m *mesh.Mesh, opt Options) (*static.Skeleton,
 	}
 	minima := f.minima()
 	opt.Progress.Report("thinning", 0, 1)
-	keep, err := f.thin(ctx, minima, f.tipKeeper(), newNbhd())
+	tips, nb := f.tipKeeper(), newNbhd()
+	keep, err := f.thin(ctx, nil, minima, tips, nb)
 	if err != nil {
 		return nil, err
+	}
+	if f.dropPlates(keep, minima, tips) > 0 {
+		if keep, err = f.thin(ctx, keep, minima, tips, nb); err != nil {
+			return nil, err
+		}
 	}
 	opt.Progress.Report("thinning", 1, 1)
 	gr := f.group(f.candidates(keep, minima), opt.Merge)
 	if np := connectPieces(gr); np > 1 {
 		opt.Notes.Add(fmt.Sprintf("forcefield: %d separate pieces joined through their nearest joints", np))
 	}
+	gr.extendTips(b, g.h)
+	gr.exits()
+	gr.bend(g.h)
 
 	var com linalg.Vec3
 	for _, id := range f.vox {

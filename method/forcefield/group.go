@@ -12,6 +12,18 @@ type graph struct {
 	joints []linalg.Vec3
 	radius []float64
 	edges  [][2]int
+	// paths holds, per bone, the thinned curve it stands for: the points
+	// strictly between its joints, from edges[k][0]'s side, with their
+	// distances to the surface. Bones that join pieces have none.
+	paths []polyline
+	// step is the spacing of points along bones' curves (a voxel).
+	step float64
+}
+
+// polyline is a run of voxel centres and their recorded distances.
+type polyline struct {
+	pts []linalg.Vec3
+	rad []float64
 }
 
 func (gr *graph) add(p linalg.Vec3, r float64) int {
@@ -29,7 +41,8 @@ func (gr *graph) add(p linalg.Vec3, r float64) int {
 // group is a connected stretch of the skeleton, never two limbs that
 // pass close by. The sphere's radius is the candidate's local thickness
 // (see thickness), which is its recorded distance to the surface
-// wherever the thinned curve runs down the middle of a part. Seeds are
+// wherever the thinned curve runs down the middle of a part, and at
+// least a voxel. Seeds are
 // taken from the lowest force up, so the seed is the group's
 // lowest-force member, which the paper keeps as the joint, except that
 // forks (points with more than two neighbours) seed first and represent
@@ -44,13 +57,18 @@ func (gr *graph) add(p linalg.Vec3, r float64) int {
 // joints added on the chain where it would otherwise double an existing
 // bone. Shorter cycles are tunnels of the voxelization (fingers that
 // touch, a plate thinner than a voxel) and are dropped.
+//
+// Every bone keeps the stretch of thinned curve it stands for, from one
+// group's joint through its members to the other's (graph.paths), for
+// the refinements that follow (refine.go).
 func (f *field) group(cg *candGraph, merge float64) *graph {
 	nc := len(cg.cands)
-	adj := make([][]int, nc)
-	for _, l := range cg.links {
+	type step struct{ c, link int }
+	adj := make([][]step, nc)
+	for k, l := range cg.links {
 		if l.a != l.b {
-			adj[l.a] = append(adj[l.a], l.b)
-			adj[l.b] = append(adj[l.b], l.a)
+			adj[l.a] = append(adj[l.a], step{l.b, k})
+			adj[l.b] = append(adj[l.b], step{l.a, k})
 		}
 	}
 	order := make([]int, nc)
@@ -75,12 +93,19 @@ func (f *field) group(cg *candGraph, merge float64) *graph {
 	pos := func(c int) linalg.Vec3 { return f.g.center(int(f.vox[cg.cands[c]])) }
 
 	thick := f.thickness(cg.cands)
-	rad := func(c int) float64 { return thick[c] }
+	// Distances come from voxel centres, good to about a voxel: a part
+	// thinner than that has candidates every voxel or two from noise,
+	// and a sphere of a voxel groups them.
+	rad := func(c int) float64 { return max(thick[c], f.g.h) }
 
-	gr := &graph{}
+	gr := &graph{step: f.g.h}
 	groupOf := make([]int, nc)
+	// up is the link through which the group's search reached each
+	// candidate (-1 for the seed), so the thinned curve from a group's
+	// joint to any member can be walked back.
+	up := make([]int, nc)
 	for c := range groupOf {
-		groupOf[c] = -1
+		groupOf[c], up[c] = -1, -1
 	}
 	var queue []int
 	for _, p := range order {
@@ -91,13 +116,37 @@ func (f *field) group(cg *candGraph, merge float64) *graph {
 		groupOf[p] = g
 		queue = append(queue[:0], p)
 		for q := 0; q < len(queue); q++ {
-			for _, c := range adj[queue[q]] {
+			for _, s := range adj[queue[q]] {
+				c := s.c
 				if groupOf[c] < 0 && pos(p).Dist(pos(c)) < merge*(rad(p)+rad(c)) {
-					groupOf[c] = g
+					groupOf[c], up[c] = g, s.link
 					queue = append(queue, c)
 				}
 			}
 		}
+	}
+	// toward returns the voxels of the thinned curve from c's group joint
+	// (excluded) to c (included).
+	toward := func(c int) []int32 {
+		var rev []int32
+		for up[c] >= 0 {
+			l := cg.links[up[c]]
+			rev = append(rev, cg.cands[c])
+			from := l.a
+			if from == c {
+				from = l.b
+				for _, v := range l.path {
+					rev = append(rev, v)
+				}
+			} else {
+				for k := len(l.path) - 1; k >= 0; k-- {
+					rev = append(rev, l.path[k])
+				}
+			}
+			c = from
+		}
+		slices.Reverse(rev)
+		return rev
 	}
 
 	// Links inside groups first (they only close loops), then between
@@ -117,9 +166,20 @@ func (f *field) group(cg *candGraph, merge float64) *graph {
 	grp := newUnionFind(len(gr.joints))
 	forest := make([][]int, len(gr.joints))
 	bone := make(map[[2]int]bool)
-	addBone := func(a, b int) {
+	addBone := func(a, b int, pl polyline) {
 		gr.edges = append(gr.edges, [2]int{a, b})
+		gr.paths = append(gr.paths, pl)
 		bone[[2]int{min(a, b), max(a, b)}] = true
+	}
+	// along is the thinned curve a link stands for between its groups'
+	// joints: from a's joint through the group to l.a, the link's own
+	// chain, and through b's group to its joint.
+	along := func(l link) polyline {
+		vs := toward(l.a)
+		vs = append(vs, l.path...)
+		back := toward(l.b)
+		slices.Reverse(back)
+		return f.polyline(append(vs, back...))
 	}
 	h := f.g.h
 	for _, l := range links {
@@ -131,18 +191,19 @@ func (f *field) group(cg *candGraph, merge float64) *graph {
 			}
 			// A loop through one group: it leaves and comes back.
 			if length+pos(l.a).Dist(pos(l.b)) > 8*gr.radius[A] {
-				m1 := f.chainJoint(gr, l.path, len(l.path)/3)
-				m2 := f.chainJoint(gr, l.path, 2*len(l.path)/3)
-				addBone(A, m1)
-				addBone(m1, m2)
-				addBone(m2, A)
+				k1, k2 := len(l.path)/3, 2*len(l.path)/3
+				m1 := f.chainJoint(gr, l.path, k1)
+				m2 := f.chainJoint(gr, l.path, k2)
+				addBone(A, m1, f.polyline(l.path[:k1]))
+				addBone(m1, m2, f.polyline(l.path[k1+1:k2]))
+				addBone(m2, A, f.polyline(l.path[k2+1:]))
 			}
 			continue
 		}
 		if grp.union(A, B) {
 			forest[A] = append(forest[A], B)
 			forest[B] = append(forest[B], A)
-			addBone(A, B)
+			addBone(A, B, along(l))
 			continue
 		}
 		if len(l.path) == 0 {
@@ -153,12 +214,13 @@ func (f *field) group(cg *candGraph, merge float64) *graph {
 			continue
 		}
 		if !bone[[2]int{min(A, B), max(A, B)}] {
-			addBone(A, B)
+			addBone(A, B, along(l))
 			continue
 		}
-		m := f.chainJoint(gr, l.path, len(l.path)/2)
-		addBone(A, m)
-		addBone(m, B)
+		k := len(l.path) / 2
+		m := f.chainJoint(gr, l.path, k)
+		addBone(A, m, f.polyline(l.path[:k]))
+		addBone(m, B, f.polyline(l.path[k+1:]))
 	}
 	return gr
 }
@@ -167,6 +229,16 @@ func (f *field) group(cg *candGraph, merge float64) *graph {
 func (f *field) chainJoint(gr *graph, path []int32, k int) int {
 	v := path[k]
 	return gr.add(f.g.center(int(f.vox[v])), f.dist[v])
+}
+
+// polyline returns the centres and distances of a run of interior voxels.
+func (f *field) polyline(path []int32) polyline {
+	pl := polyline{pts: make([]linalg.Vec3, len(path)), rad: make([]float64, len(path))}
+	for k, v := range path {
+		pl.pts[k] = f.g.center(int(f.vox[v]))
+		pl.rad[k] = f.dist[v]
+	}
+	return pl
 }
 
 // forestPath returns the length of the path from a to b in a forest

@@ -8,8 +8,9 @@ import (
 // thin is the modified thinning of §3.3: voxels are removed from the
 // highest force to the lowest until none can go, and a voxel stays when
 // it is a joint candidate or when removing it would change the local
-// topology (it is not simple). It returns the kept flag per interior
-// voxel.
+// topology (it is not simple). It starts from the interior voxels marked
+// in from (all when from is nil: a second pass continues from the first
+// one's result) and returns the kept flag per interior voxel.
 //
 // One addition to the paper: a voxel that has become the end of a curve
 // (one neighbour left) stays when it is a medial point of a tube (see
@@ -23,16 +24,16 @@ import (
 // when it touches the outside and re-queued when a neighbour goes, so a
 // voxel that was not simple earlier is tested again once its
 // surroundings change.
-func (f *field) thin(ctx context.Context, cand, tip []bool, nb *nbhd) ([]bool, error) {
+func (f *field) thin(ctx context.Context, from, cand, tip []bool, nb *nbhd) ([]bool, error) {
 	obj := make([]bool, f.g.len())
-	for _, id := range f.vox {
-		obj[id] = true
+	for i, id := range f.vox {
+		obj[id] = from == nil || from[i]
 	}
 	h := &forceHeap{f: f}
 	queued := make([]bool, len(f.vox))
 	face := [6]int{f.g.off[12], f.g.off[13], f.g.off[10], f.g.off[15], f.g.off[4], f.g.off[21]}
 	for i, id := range f.vox {
-		if cand[i] {
+		if cand[i] || !obj[id] {
 			continue
 		}
 		for _, o := range face {
