@@ -207,10 +207,11 @@ func TestGeneratedCharactersJointError(t *testing.T) {
 			rep := check(t, s, r)
 			je := metric.JointError(metric.Heads(&r.Skeleton), metric.Heads(&truth.Skeleton), rep.Diagonal)
 			t.Logf("%s: %d bones, joint error%% %.2f, RMSE%% %.3f", k, rep.Bones, je, rep.RMSEPercent)
-			// The target is 3; quadruped and hand measure 3.2–3.4 today
-			// (see the closing note), so this guards against worse.
-			if je > 3.5 {
-				t.Errorf("joint error%% %.2f > 3.5", je)
+			// The target is 3. The hand measures 3.05: it has no forearm,
+			// so nothing moves at the wrist where its true root joint
+			// sits; this bound guards against worse.
+			if je > 3.1 {
+				t.Errorf("joint error%% %.2f > 3.1", je)
 			}
 		})
 	}
@@ -223,7 +224,7 @@ func TestRealSequences(t *testing.T) {
 	for _, tc := range []struct {
 		name  string
 		bones int
-	}{{"horse-gallop", 27}, {"cat-poses", 31}, {"lion-poses", 26}} {
+	}{{"horse-gallop", 25}, {"cat-poses", 25}, {"lion-poses", 27}} {
 		t.Run(tc.name, func(t *testing.T) {
 			in, err := format.Load([]string{filepath.Join(root, tc.name)}, format.LoadOptions{})
 			if err != nil {
