@@ -112,7 +112,8 @@ func (d *decimator) liveFaces(i int32) []int32 {
 	return d.vfaces[i]
 }
 
-// neighbours returns the vertices sharing a live face with i, into d.nb.
+// neighbours returns the vertices sharing a live face with i, reusing
+// out's storage.
 func (d *decimator) neighbours(i int32, out []int32) []int32 {
 	out = out[:0]
 	for _, f := range d.liveFaces(i) {

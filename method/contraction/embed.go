@@ -12,8 +12,8 @@ import (
 // mesh area"), weighting samples by their area so uneven sampling does
 // not pull the centre. The root is the joint whose region encloses the
 // most volume (§5: "the control point which represents the largest
-// volume"), the volume being that of the cones from the joint to its
-// region's surface, Σ area·distance/3.
+// volume"), that volume being the cones from the joint to its region's
+// surface, approximated by Σ area·distance/3.
 func embed(g *graph, s *simplifier) *static.Skeleton {
 	n := len(g.pos)
 	index := make([]int32, n) // node → joint
