@@ -187,7 +187,7 @@ func (p *problem) findBones(ctx context.Context, opt Options) ([]skinning.Joint,
 		case opt.MaxBones > 0 && p.B > opt.MaxBones:
 			// Over the cap: the bone the others can best do without.
 			drop[cheapest(ws.removalCost())] = true
-		case opt.Prune > 0 && it == pruneAt:
+		case opt.Prune > 0 && !opt.Free && it == pruneAt:
 			if pr.judge(p, e, joints) {
 				drop = pr.pick(p, ws.removalCost(), joints, e)
 			} else {

@@ -36,7 +36,9 @@ type Options struct {
 	// within it is kept (see pruner.go). Default 0.2; negative disables.
 	Prune float64
 	// Free skips the skeleton: plain skinning decomposition, one free rigid
-	// transform per bone per frame (rig.NewFree form).
+	// transform per bone per frame (rig.NewFree form). Without joints every
+	// bone lowers the error, so only Eq. 11 and MaxBones remove bones
+	// (Prune does not apply).
 	Free bool
 	// Seed makes any randomized choice repeatable. Default 1.
 	Seed uint64
