@@ -96,7 +96,7 @@ func SimplexLS(g []float64, h []float64, k int, ridge float64, w []float64) {
 
 // enumerateUpTo is the largest k solved by trying every support (2ᵏ−1
 // tiny solves); larger problems take the active-set path.
-const enumerateUpTo = 4
+const enumerateUpTo = 2
 
 // simplexActiveSet solves SimplexLS by a primal active-set method in the
 // manner of Lawson & Hanson's NNLS: grow the support by the variable whose
@@ -195,14 +195,89 @@ func simplexActiveSet(g, h []float64, k int, ridge float64, w []float64) {
 	}
 }
 
-// solveKKT solves min wᵀGw − 2hᵀw, Σw = 1 on the subset idx by Gaussian
-// elimination of the (m+1)×(m+1) KKT system. It reports false when singular.
+// solveKKT solves min wᵀGw − 2hᵀw, Σw = 1 on the subset idx: with the
+// Cholesky factor of G̃ = G + ridge·I there, w = G̃⁻¹(h + μ1) with μ set
+// by Σw = 1 — two triangular solve pairs. A G̃ too close to singular for
+// Cholesky (coincident bones) takes Gaussian elimination of the bordered
+// (m+1)×(m+1) system, which needs only the bordered matrix to be regular.
+// It reports false when that is singular too.
 func solveKKT(g, h []float64, k int, ridge float64, idx []int, out []float64) bool {
 	m := len(idx)
 	if m == 1 {
 		out[0] = 1
 		return true
 	}
+	if solveKKTCholesky(g, h, k, ridge, idx, out) {
+		return true
+	}
+	return solveKKTElimination(g, h, k, ridge, idx, out)
+}
+
+// solveKKTCholesky is solveKKT's fast path; false when G̃ on idx is not
+// safely positive definite or the multiplier is undefined.
+func solveKKTCholesky(g, h []float64, k int, ridge float64, idx []int, out []float64) bool {
+	m := len(idx)
+	var l [MaxSimplexVars][MaxSimplexVars]float64
+	var diagMax float64
+	for r := 0; r < m; r++ {
+		diagMax = math.Max(diagMax, g[idx[r]*k+idx[r]]+ridge)
+	}
+	for r := 0; r < m; r++ {
+		for c := 0; c <= r; c++ {
+			s := g[idx[r]*k+idx[c]]
+			if r == c {
+				s += ridge
+			}
+			for q := 0; q < c; q++ {
+				s -= l[r][q] * l[c][q]
+			}
+			if r == c {
+				if s <= 1e-10*diagMax {
+					return false
+				}
+				l[r][r] = math.Sqrt(s)
+			} else {
+				l[r][c] = s / l[c][c]
+			}
+		}
+	}
+	// Solve G̃x = h and G̃y = 1.
+	var x, y [MaxSimplexVars]float64
+	for r := 0; r < m; r++ {
+		sx, sy := h[idx[r]], 1.0
+		for q := 0; q < r; q++ {
+			sx -= l[r][q] * x[q]
+			sy -= l[r][q] * y[q]
+		}
+		x[r], y[r] = sx/l[r][r], sy/l[r][r]
+	}
+	for r := m - 1; r >= 0; r-- {
+		sx, sy := x[r], y[r]
+		for q := r + 1; q < m; q++ {
+			sx -= l[q][r] * x[q]
+			sy -= l[q][r] * y[q]
+		}
+		x[r], y[r] = sx/l[r][r], sy/l[r][r]
+	}
+	var sx, sy float64
+	for r := 0; r < m; r++ {
+		sx += x[r]
+		sy += y[r]
+	}
+	if !(sy > 0) {
+		return false
+	}
+	mu := (1 - sx) / sy
+	for r := 0; r < m; r++ {
+		out[r] = x[r] + mu*y[r]
+	}
+	return true
+}
+
+// solveKKTElimination is solveKKT's fallback: Gaussian elimination with
+// partial pivoting of the bordered KKT system.
+func solveKKTElimination(g, h []float64, k int, ridge float64, idx []int, out []float64) bool {
+	m := len(idx)
 	n := m + 1
 	var a [MaxSimplexVars + 1][MaxSimplexVars + 2]float64
 	for r := 0; r < m; r++ {
