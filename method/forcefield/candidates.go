@@ -10,8 +10,8 @@ type candGraph struct {
 	num   []int32
 	links []link
 	// branch marks the candidates where the thinned set forks (more than
-	// two neighbours).
-	branch []bool
+	// two neighbours), end those where a curve ends (one neighbour).
+	branch, end []bool
 }
 
 // link joins candidates a and b: through path, the chain's voxels
@@ -35,6 +35,7 @@ func (f *field) candidates(keep, minima []bool) *candGraph {
 	n := len(f.vox)
 	isCand := make([]bool, n)
 	fork := make([]bool, n)
+	end := make([]bool, n)
 	for i := range f.vox {
 		if !keep[i] {
 			continue
@@ -43,6 +44,7 @@ func (f *field) candidates(keep, minima []bool) *candGraph {
 		f.eachKept(keep, i, func(int32) { deg++ })
 		isCand[i] = minima[i] || deg != 2
 		fork[i] = deg > 2
+		end[i] = deg == 1
 	}
 	seen := make([]bool, n)
 	var comp []int32
@@ -71,6 +73,7 @@ func (f *field) candidates(keep, minima []bool) *candGraph {
 			cg.num[i] = int32(len(cg.cands))
 			cg.cands = append(cg.cands, int32(i))
 			cg.branch = append(cg.branch, fork[i])
+			cg.end = append(cg.end, end[i])
 		}
 	}
 	for c, i := range cg.cands {

@@ -35,8 +35,8 @@ func degrees(s *static.Skeleton) []int {
 	return deg
 }
 
-// TestCapsule: a closed tube gives a chain along its axis, reaching to
-// about one radius from each cap.
+// TestCapsule: a closed tube gives a chain along its axis whose end
+// joints lie a voxel or two inside its caps (extendTips).
 func TestCapsule(t *testing.T) {
 	const r, length = 0.4, 4.0
 	m := join(t, func() ([]linalg.Vec3, [][]int) {
@@ -61,8 +61,8 @@ func TestCapsule(t *testing.T) {
 			t.Errorf("joint %d has %d bones: not a chain", j, d)
 		}
 	}
-	if lo > 2*r || hi < length-2*r {
-		t.Errorf("chain spans x %.2f..%.2f, want within %.1f of both caps", lo, hi, 2*r)
+	if h := length / 64; lo < 0 || lo > 2*h || hi > length || hi < length-2*h {
+		t.Errorf("chain spans x %.3f..%.3f, want within two voxels (%.3f) inside both caps", lo, hi, 2*h)
 	}
 	root := s.Joints[s.Root][0]
 	if math.Abs(root-length/2) > length/4 {

@@ -107,12 +107,13 @@ func (f *field) group(cg *candGraph, merge float64) *graph {
 	for c := range groupOf {
 		groupOf[c], up[c] = -1, -1
 	}
-	var queue []int
+	var queue, seed []int
 	for _, p := range order {
 		if groupOf[p] >= 0 {
 			continue
 		}
 		g := gr.add(pos(p), rad(p))
+		seed = append(seed, p)
 		groupOf[p] = g
 		queue = append(queue[:0], p)
 		for q := 0; q < len(queue); q++ {
@@ -221,6 +222,21 @@ func (f *field) group(cg *candGraph, merge float64) *graph {
 		m := f.chainJoint(gr, l.path, k)
 		addBone(A, m, f.polyline(l.path[:k]))
 		addBone(m, B, f.polyline(l.path[k+1:]))
+	}
+	// A curve's end that a group took in while it lies outside the
+	// seed's own sphere (by more than half its own) stands out of the
+	// part the group stands for: a limb as long as the body is thick, a
+	// tube's end near a junction. Grouping would leave the limb without
+	// its end; it keeps a joint of its own.
+	for c, g := range groupOf {
+		p := seed[g]
+		if c == p || !cg.end[c] || pos(c).Dist(pos(p)) <= rad(p)+rad(c)/2 {
+			continue
+		}
+		vs := toward(c)
+		j := gr.add(pos(c), rad(c))
+		gr.edges = append(gr.edges, [2]int{g, j})
+		gr.paths = append(gr.paths, f.polyline(vs[:len(vs)-1]))
 	}
 	return gr
 }

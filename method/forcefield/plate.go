@@ -47,7 +47,7 @@ func (f *field) dropPlates(keep, minima, tips []bool) int {
 			l, u := f.spread(i)
 			spread := l[1] > 1.5*u
 			strict[i] = spread && l[2] < 0.75*u && l[2] < l[1]/4
-			relaxed[i] = spread && l[2] < l[1]/2
+			relaxed[i] = spread && l[2] < 0.6*l[1]
 		}
 	})
 	region := f.grow(keep, kept, strict, relaxed)
@@ -87,16 +87,23 @@ func (f *field) dropPlates(keep, minima, tips []bool) int {
 
 // grow returns the plate region: the strict voxels, and the relaxed ones
 // reached from them in steps no longer than two distances to the surface
-// of the voxel stepped from (two voxel edges at least). The steps are not
-// limited to neighbours because the thinned set near an ear's root is
-// broken into separate stubs.
+// of the voxel stepped from (two voxel edges at least), and no more than
+// twice as thick as the strict voxel the growth started from. The steps
+// are not limited to neighbours because the thinned set near an ear's
+// root is broken into separate stubs; the thickness limit keeps the
+// region out of the part the plate stands on, whose medial voxels see
+// the plate in their ball and pass the relaxed test.
 func (f *field) grow(keep []bool, kept []int32, strict, relaxed []bool) []bool {
 	g := f.g
 	region := make([]bool, len(f.vox))
+	// thick is the most a voxel grown from a strict one may have as its
+	// distance: twice the strict voxel's (a voxel at least).
+	thick := make([]float64, len(f.vox))
 	var stack []int32
 	for _, i := range kept {
 		if strict[i] {
 			region[i] = true
+			thick[i] = 2 * max(f.dist[i], g.h)
 			stack = append(stack, i)
 		}
 	}
@@ -111,12 +118,12 @@ func (f *field) grow(keep []bool, kept []int32, strict, relaxed []bool) []bool {
 			for y := max(0, y0-cells); y <= min(g.n[1]-1, y0+cells); y++ {
 				for x := max(0, x0-cells); x <= min(g.n[0]-1, x0+cells); x++ {
 					j := f.at[g.index(x, y, z)]
-					if j < 0 || !keep[j] || region[j] || !relaxed[j] {
+					if j < 0 || !keep[j] || region[j] || !relaxed[j] || f.dist[j] > thick[v] {
 						continue
 					}
 					dx, dy, dz := x-x0, y-y0, z-z0
 					if float64(dx*dx+dy*dy+dz*dz) <= r2 {
-						region[j] = true
+						region[j], thick[j] = true, thick[v]
 						stack = append(stack, j)
 					}
 				}

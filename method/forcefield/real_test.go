@@ -9,10 +9,12 @@ import (
 	"time"
 
 	"github.com/meshrig/meshrig/format"
+	_ "github.com/meshrig/meshrig/format/gltf"
 	"github.com/meshrig/meshrig/format/libigl"
 	_ "github.com/meshrig/meshrig/format/obj"
 	_ "github.com/meshrig/meshrig/format/off"
 	"github.com/meshrig/meshrig/internal/shareddata"
+	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/metric"
 )
@@ -56,47 +58,76 @@ func TestStaticMeshes(t *testing.T) {
 	}
 }
 
-// TestJointError measures the skeleton against the ground-truth rigs'
-// joints (symmetric chamfer distance in % of the bounding-box diagonal).
-// The bounds are the measured errors (elephant 12.0%, wolf 3.3%, arm
-// 5.2%) with some margin. Much of the elephant's error is detail the
-// artist left out: no joints in its ears or trunk, and the arm's truth
-// has one joint for the whole hand, where the force field finds fingers.
+// TestJointError measures the skeleton against ground-truth joints
+// (symmetric chamfer distance in % of the bounding-box diagonal): the
+// libigl rigs' TGF skeletons and the glTF characters' own skins in bind
+// pose. Issue 6 asks for at most 5% on each; the bounds are the measured
+// errors with a little margin (elephant 4.76, wolf 2.99, arm 5.13,
+// CesiumMan 2.44, Fox 3.61, RiggedSimple 4.97; before the plates, tips,
+// exits, bends and welded parts: 12.0, 3.28, 5.24, 3.20, 5.51, 9.08).
+// What remains is mostly detail the artists left out: the elephant's
+// trunk has no joints in its rig, the arm's truth has one joint for the
+// whole hand where the force field finds fingers, and the glTF rigs end
+// their chains one bone short of the tips and have roots on the ground.
 func TestJointError(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reads the shared rigs")
 	}
-	dir := shareddata.Path(t, "rigs")
 	for _, c := range []struct {
-		name  string
-		bound float64
-	}{{"elephant", 13}, {"wolf", 4}, {"arm", 6}} {
-		name := c.name
-		t.Run(name, func(t *testing.T) {
-			m, err := format.ReadMesh(filepath.Join(dir, name, name+".obj.gz"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			rc, err := format.Open(filepath.Join(dir, name, name+".tgf.gz"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			tgf, err := libigl.ReadTGF(rc)
-			rc.Close()
-			if err != nil {
-				t.Fatal(err)
-			}
+		name, mesh, truth string
+		bound             float64
+	}{
+		{"elephant", "rigs/elephant/elephant.obj.gz", "rigs/elephant/elephant.tgf.gz", 5},
+		{"wolf", "rigs/wolf/wolf.obj.gz", "rigs/wolf/wolf.tgf.gz", 3.5},
+		{"arm", "rigs/arm/arm.obj.gz", "rigs/arm/arm.tgf.gz", 5.5},
+		{"CesiumMan", "gltf/CesiumMan.glb", "", 3},
+		{"Fox", "gltf/Fox.glb", "", 4},
+		{"RiggedSimple", "gltf/RiggedSimple.glb", "", 5},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m, truth := loadTruth(t, shareddata.Path(t, c.mesh), c.truth)
 			start := time.Now()
 			s, err := Skeleton(context.Background(), m, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			e := metric.JointError(s.Joints, tgf.Joints, mesh.Diagonal(m.Verts))
-			t.Logf("%s: %d joints (truth %d), joint error %.2f%% of d, %v", name, len(s.Joints), len(tgf.Joints), e,
+			e := metric.JointError(s.Joints, truth, mesh.Diagonal(m.Verts))
+			t.Logf("%s: %d joints (truth %d), joint error %.2f%% of d, %v", c.name, len(s.Joints), len(truth), e,
 				time.Since(start).Round(time.Millisecond))
 			if e > c.bound {
-				t.Errorf("joint error %.2f%%, want at most %.0f%%", e, c.bound)
+				t.Errorf("joint error %.2f%%, want at most %.1f%%", e, c.bound)
 			}
 		})
 	}
+}
+
+// loadTruth reads a rest mesh and its ground-truth joints: from a TGF
+// file beside it (truth names it, relative to the shared data), or from a
+// glTF file's own skin in bind pose (truth empty).
+func loadTruth(t *testing.T, path, truth string) (*mesh.Mesh, []linalg.Vec3) {
+	t.Helper()
+	if truth == "" {
+		sc, err := format.ReadScene(path, format.SceneOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sc.Mesh == nil || sc.Rig == nil {
+			t.Fatalf("%s: no bind-pose mesh or skin", path)
+		}
+		return sc.Mesh, metric.Heads(&sc.Rig.Skeleton)
+	}
+	m, err := format.ReadMesh(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc, err := format.Open(shareddata.Path(t, truth))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
+	tgf, err := libigl.ReadTGF(rc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, tgf.Joints
 }

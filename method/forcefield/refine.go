@@ -51,6 +51,7 @@ func (gr *graph) extendTips(b *bvh, h float64) {
 					break
 				}
 			}
+
 			d := gr.joints[j].Sub(back)
 			if d.Norm() == 0 {
 				continue
@@ -75,10 +76,12 @@ func (gr *graph) extendTips(b *bvh, h float64) {
 	}
 }
 
-// exits adds, on each bone of a fork (a joint with three bones or more),
-// a joint where the bone's curve first leaves the sphere of the fork's
-// group, unless the bone's other joint lies within 1.5 radii of the fork
-// anyway.
+// exits adds, on each bone of a fork (a joint with three bones or more)
+// whose group's sphere is at least two voxels wide, a joint where the
+// bone's curve first leaves that sphere, unless the bone's other joint
+// lies within 1.5 radii of the fork anyway. Spheres of a voxel or so are
+// forks of thin parts (toes, fingers) where the sphere is the voxel
+// grid's, not a body's.
 func (gr *graph) exits() {
 	deg := gr.degree()
 	n := len(gr.edges)
@@ -87,7 +90,7 @@ func (gr *graph) exits() {
 			e := gr.edges[k]
 			J := e[side]
 			r := gr.radius[J]
-			if deg[J] < 3 {
+			if deg[J] < 3 || r < 2*gr.step {
 				continue
 			}
 			pl := gr.full(k)
