@@ -79,9 +79,17 @@ func (p *problem) rig(ctx context.Context, vertex, tri []int32, k int, opt Optio
 		copy(full.WB[i*skinning.MaxK:(i+1)*skinning.MaxK], m.WB[int(v)*skinning.MaxK:])
 		copy(full.WW[i*skinning.MaxK:(i+1)*skinning.MaxK], m.WW[int(v)*skinning.MaxK:])
 	}
+	// Beyond the paper: the rotations and weights fitted to the input, the
+	// weights on the bones the heat weights chose and pulled toward them;
+	// the joints stay where Eq. 2 put them.
 	if opt.Refine > 0 {
-		if err := full.FitSkeleton(ctx, &h, opt.Refine, nil, nil); err != nil {
-			return nil, err
+		heatB, heatW := append([]int32(nil), full.WB...), append([]float64(nil), full.WW...)
+		for it := 0; it < opt.Refine; it++ {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			full.FitRotations(h, 2)
+			fitWeights(full, heatB, heatW, heatPull)
 		}
 		full.FitRotations(h, 2)
 	}
@@ -179,17 +187,30 @@ func renumber(vertex, tri []int32, k int) int {
 	return int(n)
 }
 
-// rootPatch returns the patch whose center is nearest the center of
-// gravity of the reference pose (§5).
-func rootPatch(rest []linalg.Vec3, center []linalg.Vec3) int {
-	g := mesh.Centroid(rest)
+// rootPatch returns the patch "in the center of gravity" of the
+// reference pose (§5): the patch of the vertex nearest the surface's
+// area-weighted centroid (a vertex mean would lean toward finely
+// tessellated parts, CesiumMan's head holding 40% of its vertices).
+func rootPatch(rest []linalg.Vec3, tris [][3]int, vertex []int32) int {
+	var g linalg.Vec3
+	var total float64
+	for t, a := range mesh.FaceAreas(rest, tris) {
+		tr := tris[t]
+		g = g.Add(rest[tr[0]].Add(rest[tr[1]]).Add(rest[tr[2]]).Scale(a / 3))
+		total += a
+	}
+	if total == 0 {
+		g = mesh.Centroid(rest)
+	} else {
+		g = g.Scale(1 / total)
+	}
 	best := 0
-	for c := range center {
-		if center[c].Dist(g) < center[best].Dist(g) {
-			best = c
+	for i, p := range rest {
+		if p.Dist(g) < rest[best].Dist(g) {
+			best = i
 		}
 	}
-	return best
+	return int(vertex[best])
 }
 
 // sampleVertices returns up to n vertices of every patch, evenly spread

@@ -5,17 +5,23 @@ import "github.com/meshrig/meshrig/method"
 // Options controls the method. The zero value gives the defaults.
 type Options struct {
 	// SeedFraction is the share of vertices used as seeds, 0.003–0.01 in
-	// the paper. Default 0.01 (at least 40, at most 400 seeds).
+	// the paper. Default 0.01, with at least 200 seeds (the paper's meshes
+	// have 7k–106k triangles; a 4k-vertex hand needs that many to part
+	// its fingers' bones) and at most 400.
 	SeedFraction float64
 	// Variation is the share of the seeds' articulated motion (what one
 	// rigid motion of all of them leaves) that the groups' rigid motions
-	// must explain (§4: "about 99% of the total variation"). Default 0.99.
+	// must explain (§4: "about 99% of the total variation"). Default
+	// 0.999: the groups then split every part that turns, and the blends
+	// between them go again by MinTurn.
 	Variation float64
 	// MaxBones caps the number of patches. Default 48.
 	MaxBones int
-	// MinTurn merges adjacent patches that never turn relative to each
-	// other by more than this many radians. Default 0.1; negative keeps
-	// every patch.
+	// MinTurn removes a patch whose motion a neighbour's, or a per-vertex
+	// blend of two neighbours', reproduces in every frame to within this
+	// fraction of the patch's size (about an angle in radians): parts
+	// that never turn apart, and the bands where the skin blends across a
+	// joint. Default 0.1; negative keeps every patch.
 	MinTurn float64
 	// Alpha weighs the pull of a joint toward its boundary's centroid
 	// (Eq. 2). Default 0.05.
@@ -26,8 +32,10 @@ type Options struct {
 	// (sampled over the motion). Default 0: every frame.
 	HeatFrames int
 	// Refine is the number of rounds fitting the rig's rotations and
-	// joints to the input after the paper's steps (weights kept). Default
-	// 3; negative keeps the paper's motion unrefined.
+	// weights to the input after the paper's steps (beyond the paper):
+	// the joints stay where Eq. 2 put them, each vertex keeps the bones
+	// its heat weights chose, and the weights are pulled toward the heat
+	// weights. Default 3; negative keeps the paper's motion and weights.
 	Refine int
 	// Seed makes k-means repeatable. Default 1.
 	Seed uint64

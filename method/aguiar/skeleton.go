@@ -1,6 +1,8 @@
 package aguiar
 
 import (
+	"math"
+
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/method/skinning"
@@ -113,7 +115,7 @@ func skeleton(m *skinning.Model, tris [][3]int, vertex, tri []int32, k int, alph
 	patch := m.FitClusters(vertex, k) // rest → frame per patch
 	center := m.BoneCentroids()
 	tree, boundary := adjacency(m.Rest, tris, m.Top, tri, k, center)
-	root := rootPatch(m.Rest, center)
+	root := rootPatch(m.Rest, tris, vertex)
 	samples := sampleVertices(vertex, k, 64)
 	h := skinning.Hierarchy{Parent: make([]int32, k), Head: make([]linalg.Vec3, k)}
 	parent, order := spantree.Root(k, tree, root)
@@ -121,7 +123,7 @@ func skeleton(m *skinning.Model, tris [][3]int, vertex, tri []int32, k int, alph
 		h.Order = append(h.Order, int32(x))
 		h.Parent[x] = int32(parent[x])
 		if parent[x] < 0 {
-			h.Head[x] = center[x]
+			h.Head[x] = rootHead(m, patch, x, vertex, center[x])
 			continue
 		}
 		p := parent[x]
@@ -130,4 +132,52 @@ func skeleton(m *skinning.Model, tris [][3]int, vertex, tri []int32, k int, alph
 	}
 	h.Prior = append([]linalg.Vec3(nil), h.Head...)
 	return h, patch, center
+}
+
+// rootHead places the root's joint, which §5 leaves open (the root only
+// carries the translation), where the root patch turns about: the point
+// whose position over time varies least under the patch's rigid motions,
+// Σ_f |T_f c − mean_f T_f c|², pulled toward the patch's center by a
+// twentieth of the data term's mean curvature (as α does in Eq. 2), which
+// decides along a rotation axis and for a patch that only translates. A
+// point outside the patch (a motion mostly of travel) gives way to the
+// center.
+func rootHead(m *skinning.Model, patch []linalg.Affine, r int, vertex []int32, center linalg.Vec3) linalg.Vec3 {
+	var rbar linalg.Mat3
+	var tbar linalg.Vec3
+	for f := 0; f < m.F; f++ {
+		rbar = rbar.Add(patch[f*m.B+r].M)
+		tbar = tbar.Add(patch[f*m.B+r].T)
+	}
+	rbar, tbar = rbar.Scale(1/float64(m.F)), tbar.Scale(1/float64(m.F))
+	var a linalg.Mat3
+	var b linalg.Vec3
+	for f := 0; f < m.F; f++ {
+		dr := patch[f*m.B+r].M.Add(rbar.Scale(-1))
+		dt := patch[f*m.B+r].T.Sub(tbar)
+		a = a.Add(dr.T().Mul(dr))
+		b = b.Sub(dr.T().MulVec(dt))
+	}
+	alpha := 0.05 * (a[0][0] + a[1][1] + a[2][2]) / 3
+	if alpha == 0 {
+		return center
+	}
+	for k := 0; k < 3; k++ {
+		a[k][k] += alpha
+	}
+	inv, ok := a.Inverse()
+	if !ok {
+		return center
+	}
+	c := inv.MulVec(b.Add(center.Scale(alpha)))
+	var reach float64
+	for i, l := range vertex {
+		if int(l) == r {
+			reach = math.Max(reach, m.Rest[i].Dist(center))
+		}
+	}
+	if c.Dist(center) > 2*reach {
+		return center
+	}
+	return c
 }
