@@ -12,6 +12,8 @@ import (
 // field is the repulsive force field on the interior voxels.
 type field struct {
 	g *grid
+	// b answers the ray queries of the refinements after the field.
+	b *bvh
 	// vox are the interior voxels' grid indices, ascending; at maps a
 	// grid index back to its position in vox, or -1 outside.
 	vox []int32
@@ -51,7 +53,7 @@ func fibonacci(k int) []linalg.Vec3 {
 // independent, so the loop runs on every core with a result that does
 // not depend on scheduling.
 func newField(ctx context.Context, g *grid, inside []bool, b *bvh, rays int, prog method.Progress) (*field, error) {
-	f := &field{g: g, at: make([]int32, g.len())}
+	f := &field{g: g, b: b, at: make([]int32, g.len())}
 	for id, in := range inside {
 		f.at[id] = -1
 		if in {

@@ -1,6 +1,7 @@
 package forcefield
 
 import (
+	"math"
 	"slices"
 
 	"github.com/meshrig/meshrig/linalg"
@@ -224,21 +225,50 @@ func (f *field) group(cg *candGraph, merge float64) *graph {
 		addBone(m, B, f.polyline(l.path[k+1:]))
 	}
 	// A curve's end that a group took in while it lies outside the
-	// seed's own sphere (by more than half its own) stands out of the
-	// part the group stands for: a limb as long as the body is thick, a
-	// tube's end near a junction. Grouping would leave the limb without
-	// its end; it keeps a joint of its own.
+	// seed's own sphere may stand for a limb as long as the body is
+	// thick, or a tube's end near a junction; grouping would leave the
+	// limb without its end. It keeps a joint of its own when the part
+	// reaches out of the seed's sphere by at least its own diameter,
+	// counting from the end to the surface along the curve (a bump of a
+	// lumpy body does not) and is at least two voxels thick (thinner
+	// ends are the voxel grid's noise).
 	for c, g := range groupOf {
 		p := seed[g]
-		if c == p || !cg.end[c] || pos(c).Dist(pos(p)) <= rad(p)+rad(c)/2 {
+		if c == p || !cg.end[c] || thick[c] < 2*f.g.h || pos(c).Dist(pos(p)) <= rad(p) {
 			continue
 		}
 		vs := toward(c)
+		if f.reach(vs, thick[c])+pos(c).Dist(pos(p))-rad(p) < 2*rad(c) {
+			continue
+		}
 		j := gr.add(pos(c), rad(c))
 		gr.edges = append(gr.edges, [2]int{g, j})
 		gr.paths = append(gr.paths, f.polyline(vs[:len(vs)-1]))
 	}
 	return gr
+}
+
+// reach returns how far the surface lies beyond the end of the curve vs
+// (interior voxels, the end last), along the curve's direction over its
+// last two radii r (two voxels at least); 0 when it cannot tell.
+func (f *field) reach(vs []int32, r float64) float64 {
+	end := f.g.center(int(f.vox[vs[len(vs)-1]]))
+	back := end
+	for k := len(vs) - 2; k >= 0; k-- {
+		back = f.g.center(int(f.vox[vs[k]]))
+		if back.Dist(end) >= max(2*r, 2*f.g.h) {
+			break
+		}
+	}
+	d := end.Sub(back)
+	if d.Norm() == 0 {
+		return 0
+	}
+	ray := newRay(end, d.Scale(1/d.Norm()))
+	if t := f.b.closest(&ray); !math.IsInf(t, 1) {
+		return t
+	}
+	return 0
 }
 
 // chainJoint adds a joint at the k-th voxel of a chain.
