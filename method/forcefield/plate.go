@@ -1,8 +1,6 @@
 package forcefield
 
 import (
-	"math"
-
 	"github.com/meshrig/meshrig/internal/par"
 	"github.com/meshrig/meshrig/linalg"
 )
@@ -141,57 +139,12 @@ func (f *field) grow(keep []bool, kept []int32, strict, relaxed []bool) []bool {
 // u/3; a tube of radius d sees a rod: λ₁ = 16u/3, λ₂ = λ₃ = u/4; a lump
 // sees the whole ball (16u/5 each), and the middle of a body larger than
 // the ball sees its own spread in all three directions. So a plate is
-// spread in two directions (λ₂ > 1.5u) and thin in the third. Large
-// balls are sampled every few voxels.
+// spread in two directions (λ₂ > 1.5u) and thin in the third. Fewer
+// than four voxels in the ball give zeros: no spread.
 func (f *field) spread(i int32) (l linalg.Vec3, u float64) {
-	g := f.g
-	s := max(f.dist[i], g.h)
-	rho := 4 * s
-	cells := int(math.Ceil(rho / g.h))
-	stride := max(1, cells/8)
-	x0, y0, z0 := g.coords(int(f.vox[i]))
-	var n float64
-	var sum linalg.Vec3
-	var sq linalg.Mat3
-	r2 := (rho / g.h) * (rho / g.h)
-	for dz := -cells; dz <= cells; dz += stride {
-		z := z0 + dz
-		if z < 0 || z >= g.n[2] {
-			continue
-		}
-		for dy := -cells; dy <= cells; dy += stride {
-			y := y0 + dy
-			if y < 0 || y >= g.n[1] {
-				continue
-			}
-			for dx := -cells; dx <= cells; dx += stride {
-				x := x0 + dx
-				if x < 0 || x >= g.n[0] || float64(dx*dx+dy*dy+dz*dz) > r2 || f.at[g.index(x, y, z)] < 0 {
-					continue
-				}
-				p := linalg.Vec3{float64(dx), float64(dy), float64(dz)}
-				n++
-				sum = sum.Add(p)
-				for a := 0; a < 3; a++ {
-					for b := 0; b < 3; b++ {
-						sq[a][b] += p[a] * p[b]
-					}
-				}
-			}
-		}
-	}
-	u = (s / g.h) * (s / g.h)
-	if n < 4 {
-		return linalg.Vec3{}, u
-	}
-	mean := sum.Scale(1 / n)
-	var cov linalg.Mat3
-	for a := 0; a < 3; a++ {
-		for b := 0; b < 3; b++ {
-			cov[a][b] = sq[a][b]/n - mean[a]*mean[b]
-		}
-	}
-	l, _ = linalg.SymEigen3(cov)
+	s := max(f.dist[i], f.g.h)
+	u = (s / f.g.h) * (s / f.g.h)
+	l, _ = f.ballShape(i, 4*s, 8)
 	return l, u
 }
 

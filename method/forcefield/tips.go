@@ -1,11 +1,6 @@
 package forcefield
 
-import (
-	"math"
-
-	"github.com/meshrig/meshrig/internal/par"
-	"github.com/meshrig/meshrig/linalg"
-)
+import "github.com/meshrig/meshrig/internal/par"
 
 // tipKeeper marks the interior voxels where thinning may keep the end
 // of a curve: medial points outside plates. A voxel is medial when no
@@ -45,54 +40,12 @@ func (f *field) tipKeeper() []bool {
 // thickness (λ₃ < 0.6·d², a slab's being d²/3, plus a voxel's own
 // variance), where the middle of a lump sees the whole lump. The ball
 // is at least three voxels wide so a part one voxel thick still has a
-// shape to measure; large balls are sampled every few voxels.
+// shape to measure.
 func (f *field) flat(i int32) bool {
-	g := f.g
-	rho := max(3*f.dist[i], 3*g.h)
-	cells := int(math.Ceil(rho / g.h))
-	stride := max(1, cells/6)
-	x0, y0, z0 := g.coords(int(f.vox[i]))
-	var n float64
-	var sum linalg.Vec3
-	var sq linalg.Mat3
-	r2 := (rho / g.h) * (rho / g.h)
-	for dz := -cells; dz <= cells; dz += stride {
-		z := z0 + dz
-		if z < 0 || z >= g.n[2] {
-			continue
-		}
-		for dy := -cells; dy <= cells; dy += stride {
-			y := y0 + dy
-			if y < 0 || y >= g.n[1] {
-				continue
-			}
-			for dx := -cells; dx <= cells; dx += stride {
-				x := x0 + dx
-				if x < 0 || x >= g.n[0] || float64(dx*dx+dy*dy+dz*dz) > r2 || f.at[g.index(x, y, z)] < 0 {
-					continue
-				}
-				p := linalg.Vec3{float64(dx), float64(dy), float64(dz)}
-				n++
-				sum = sum.Add(p)
-				for a := 0; a < 3; a++ {
-					for b := 0; b < 3; b++ {
-						sq[a][b] += p[a] * p[b]
-					}
-				}
-			}
-		}
-	}
-	if n < 4 {
+	l, ok := f.ballShape(i, max(3*f.dist[i], 3*f.g.h), 6)
+	if !ok {
 		return false
 	}
-	mean := sum.Scale(1 / n)
-	var cov linalg.Mat3
-	for a := 0; a < 3; a++ {
-		for b := 0; b < 3; b++ {
-			cov[a][b] = sq[a][b]/n - mean[a]*mean[b]
-		}
-	}
-	l, _ := linalg.SymEigen3(cov)
-	d := f.dist[i] / g.h
+	d := f.dist[i] / f.g.h
 	return l[1] > 0.15*l[0] && l[2] < 0.6*d*d+1.0/6
 }
