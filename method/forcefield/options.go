@@ -21,8 +21,9 @@ type Options struct {
 	Rays int
 	// Merge scales the distance spheres that group joint candidates:
 	// candidates p and q merge when |p − q| < Merge·(r_p + r_q), r the
-	// recorded distance to the surface (§3.3). Default 1; larger values
-	// give fewer joints.
+	// candidate's local thickness — its recorded distance to the surface
+	// on the medial axis (§3.3) — and at least a voxel. Default 1; larger
+	// values give fewer joints.
 	Merge float64
 	// Progress and Notes may be nil.
 	Progress method.Progress
