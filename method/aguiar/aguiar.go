@@ -117,7 +117,13 @@ func segment(m *skinning.Model, tris [][3]int, opt Options) (vertex, tri []int32
 	vertex, tri = patches(m.Rest, tris, seed, class, k)
 	// Classes no triangle took are dropped and the rest renumbered.
 	k = renumber(vertex, tri, k)
-	k = merge(m, tris, vertex, tri, k, opt.MinTurn)
+	// A patch counts as at least a seed and a half across when its
+	// explanation is judged (slivers around a limb are small only one way).
+	var area float64
+	for _, a := range mesh.FaceAreas(m.Rest, tris) {
+		area += a
+	}
+	k = merge(m, tris, vertex, tri, k, opt.MinTurn, 1.5*math.Sqrt(area/float64(len(seed))))
 	return vertex, tri, k
 }
 

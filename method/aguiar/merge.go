@@ -22,11 +22,11 @@ import (
 // neighbour's rigid motion, or a per-vertex blend of two neighbours'
 // (what linear blend skinning does across a joint), reproduces its
 // vertices in every frame to within tol times P's size (the RMS distance
-// of its vertices from their centroid, so tol reads as an angle in
-// radians). The most redundant patch goes first; its vertices go to the
+// of its vertices from their centroid, at least minSize, so tol reads as
+// an angle in radians). The most redundant patch goes first; its vertices go to the
 // neighbour whose blend weight is larger, which puts the boundary in the
 // middle of the blend, where the skin's dominant bone changes.
-func merge(m *skinning.Model, tris [][3]int, vertex, tri []int32, k int, tol float64) int {
+func merge(m *skinning.Model, tris [][3]int, vertex, tri []int32, k int, tol, minSize float64) int {
 	if k < 2 || tol <= 0 {
 		return k
 	}
@@ -63,7 +63,7 @@ func merge(m *skinning.Model, tris [][3]int, vertex, tri []int32, k int, tol flo
 		par.For(k, 1, func(lo, hi int) {
 			for c := lo; c < hi; c++ {
 				if stale[c] {
-					best[c] = explain(m, motion, k, members[c], adj[c])
+					best[c] = explain(m, motion, k, members[c], adj[c], minSize)
 					stale[c] = false
 				}
 			}
@@ -130,7 +130,7 @@ const maxScored = 200
 // explain finds the neighbour, or blend of two, that best reproduces the
 // patch's vertices (at most maxScored of them, evenly picked): score is
 // the worst frame's RMS error over the patch divided by its size.
-func explain(m *skinning.Model, motion []linalg.Affine, k int, members []int32, nb []int) explanation {
+func explain(m *skinning.Model, motion []linalg.Affine, k int, members []int32, nb []int, minSize float64) explanation {
 	out := explanation{a: -1, b: -1, score: math.Inf(1)}
 	if len(members) == 0 || len(nb) == 0 {
 		return out
@@ -151,7 +151,7 @@ func explain(m *skinning.Model, motion []linalg.Affine, k int, members []int32, 
 	for _, i := range members {
 		size += m.Rest[i].Sub(c).Norm2()
 	}
-	size = math.Sqrt(size / float64(len(members)))
+	size = math.Max(math.Sqrt(size/float64(len(members))), minSize)
 	if size == 0 {
 		size = 1e-12
 	}
