@@ -30,6 +30,9 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 	if err != nil {
 		return nil, err
 	}
+	if n := s.N() - p.m.N; n > 0 {
+		opt.Notes.Add(fmt.Sprintf("spectral: %d vertices welded to coincident ones (seams) for patch adjacency and heat diffusion", n))
+	}
 	// §4 Segmentation.
 	opt.Progress.Report("segmentation", 1, 4)
 	vertex, tri, k := segment(p.m, p.w.Tris, opt)
@@ -103,8 +106,8 @@ const segmentFrames = 64
 
 // segment splits the mesh into approximately rigid patches (§4): seeds,
 // the affinity of Eq. 1, spectral clustering, every triangle to its
-// nearest seed's class, then patches that never turn apart merged. It
-// returns the vertex and triangle classes and their count.
+// nearest seed's class, then the patches their neighbours explain merged
+// away. It returns the vertex and triangle classes and their count.
 func segment(m *skinning.Model, tris [][3]int, opt Options) (vertex, tri []int32, k int) {
 	// Long sequences are segmented on frames spread over the motion.
 	if m.F > segmentFrames {

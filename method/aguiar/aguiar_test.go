@@ -45,12 +45,10 @@ func check(t *testing.T, s *seq.Sequence, r *rig.Rig) metric.Report {
 	return rep
 }
 
-// TestHeatWeightsPartitionOfUnity: the heat systems of all bones share
-// one matrix whose right-hand sides add up to M H 1, and L 1 = 0, so the
-// raw weights of every vertex sum to one (before the four largest are
-// kept).
-func TestHeatWeightsPartitionOfUnity(t *testing.T) {
-	tube := testrig.Tube(t, 4, linalg.Vec3{})
+// tubeModel returns the known three-bone tube over frames as a model with
+// its true bone transforms, its triangles, hierarchy and bone centers.
+func tubeModel(t *testing.T, frames int) (*skinning.Model, [][3]int, skinning.Hierarchy, []linalg.Vec3) {
+	tube := testrig.Tube(t, frames, linalg.Vec3{})
 	s := testrig.Play(t, tube)
 	m := &skinning.Model{N: s.N(), F: s.F(), Rest: s.Rest.Verts, Frames: s.Frames, B: 3}
 	for f := 0; f < m.F; f++ {
@@ -60,8 +58,16 @@ func TestHeatWeightsPartitionOfUnity(t *testing.T) {
 	for _, j := range tube.Skeleton.Joints {
 		h.Head = append(h.Head, j.Head)
 	}
-	center := []linalg.Vec3{{0.5, 0, 0}, {1.5, 0, 0}, {2.5, 0, 0}}
-	w, err := heatWeights(m, s.Rest.Tris, h, center, []int{0, 2})
+	return m, s.Rest.Tris, h, []linalg.Vec3{{0.5, 0, 0}, {1.5, 0, 0}, {2.5, 0, 0}}
+}
+
+// TestHeatWeightsPartitionOfUnity: the heat systems of all bones share
+// one matrix whose right-hand sides add up to M H 1, and L 1 = 0, so the
+// raw weights of every vertex sum to one (before the four largest are
+// kept).
+func TestHeatWeightsPartitionOfUnity(t *testing.T) {
+	m, tris, h, center := tubeModel(t, 4)
+	w, err := heatWeights(m, tris, h, center, []int{0, 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,11 +96,11 @@ func TestTube(t *testing.T) {
 	}
 }
 
-// TestGeneratedCharacters measures joint error against the truth. The
-// issue's target is ≤ 3; today the method lands at 4.5–6.5 (see the
-// closing note), so the bound only guards against worse.
+// TestGeneratedCharacters measures joint error against the truth: the
+// issue's target is ≤ 3 (the paper's JACC, 1.7–2.9%). The snake, whose
+// skin blends along its whole length, lands closest to it.
 func TestGeneratedCharacters(t *testing.T) {
-	for _, k := range []testmesh.Kind{testmesh.Biped, testmesh.Snake} {
+	for _, k := range []testmesh.Kind{testmesh.Biped, testmesh.Quadruped, testmesh.Hand, testmesh.Snake} {
 		t.Run(string(k), func(t *testing.T) {
 			truth, err := testmesh.Generate(k, testmesh.Options{Frames: 30})
 			if err != nil {
@@ -107,9 +113,38 @@ func TestGeneratedCharacters(t *testing.T) {
 			}
 			rep := check(t, s, r)
 			je := metric.JointError(metric.Heads(&r.Skeleton), metric.Heads(&truth.Skeleton), rep.Diagonal)
-			t.Logf("%s: %d bones, joint error%% %.2f, ACCU%% %.3f", k, rep.Bones, je, rep.ACCUPercent)
-			if je > 8 {
-				t.Errorf("joint error%% %.2f", je)
+			t.Logf("%s: %d bones (true %d), joint error%% %.2f, ACCU%% %.3f", k, rep.Bones, truth.Skeleton.Len(), je, rep.ACCUPercent)
+			if je > 3 || rep.ACCUPercent > 0.5 {
+				t.Errorf("joint error%% %.2f, ACCU%% %.3f", je, rep.ACCUPercent)
+			}
+		})
+	}
+}
+
+func TestBadInput(t *testing.T) {
+	tube := testrig.Play(t, testrig.Tube(t, 4, linalg.Vec3{}))
+	noFaces := *tube
+	noFaces.Rest = tube.Rest.WithVerts(tube.Rest.Verts)
+	noFaces.Rest.Tris = nil
+	flat := *tube
+	flat.Rest = tube.Rest.WithVerts(make([]linalg.Vec3, tube.N()))
+	flat.Frames = make([]linalg.Vec3, len(tube.Frames))
+	noFrames := *tube
+	noFrames.Frames = nil
+	noFrames.Clips = nil
+	for _, tc := range []struct {
+		name string
+		s    *seq.Sequence
+	}{
+		{"no faces", &noFaces},
+		{"every face degenerate", &flat},
+		{"no frames", &noFrames},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if _, err := Rig(context.Background(), tc.s, Options{}); err == nil {
+				t.Error("no error")
+			} else {
+				t.Log(err)
 			}
 		})
 	}

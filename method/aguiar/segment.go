@@ -135,17 +135,17 @@ func spectral(m *skinning.Model, seed []int, a *mat.SymDense, variation float64,
 	var label []int
 	k := 2
 	for ; k <= min(maxK, l); k++ {
-		y := make([][]float64, l)
+		y := make([]float64, l*k) // row i: seed i's embedding, unit length
 		for i := 0; i < l; i++ {
-			y[i] = make([]float64, k)
+			row := y[i*k : (i+1)*k]
 			var norm float64
-			for c := 0; c < k; c++ {
-				y[i][c] = vecs.At(i, l-1-c)
-				norm += y[i][c] * y[i][c]
+			for c := range row {
+				row[c] = vecs.At(i, l-1-c)
+				norm += row[c] * row[c]
 			}
 			if norm = math.Sqrt(norm); norm > 0 {
-				for c := range y[i] {
-					y[i][c] /= norm
+				for c := range row {
+					row[c] /= norm
 				}
 			}
 		}
@@ -153,7 +153,7 @@ func spectral(m *skinning.Model, seed []int, a *mat.SymDense, variation float64,
 		best := math.Inf(1)
 		rng := rand.New(rand.NewPCG(seed0, uint64(k)))
 		for try := 0; try < 10; try++ {
-			l := kmeans(y, k, rng)
+			l := kmeans(y, k, k, rng)
 			if r := residual(m, seed, l); r < best {
 				best, label = r, l
 			}
@@ -194,67 +194,72 @@ func residual(m *skinning.Model, seed []int, label []int) float64 {
 	return e
 }
 
-// kmeans clusters points into k groups: k-means++ seeding, then Lloyd
-// iterations until stable.
-func kmeans(pts [][]float64, k int, rng *rand.Rand) []int {
+// kmeans clusters the n = len(pts)/dim points (rows of pts) into k
+// groups: k-means++ seeding, then Lloyd iterations until stable. Groups
+// are numbered by first appearance; empty ones are dropped.
+func kmeans(pts []float64, dim, k int, rng *rand.Rand) []int {
+	n := len(pts) / dim
+	row := func(i int) []float64 { return pts[i*dim : (i+1)*dim] }
 	dist := func(a, b []float64) float64 {
 		var s float64
-		for i := range a {
-			s += (a[i] - b[i]) * (a[i] - b[i])
+		for i, x := range a {
+			d := x - b[i]
+			s += d * d
 		}
 		return s
 	}
-	centers := [][]float64{append([]float64(nil), pts[rng.IntN(len(pts))]...)}
-	near := make([]float64, len(pts))
-	for len(centers) < k {
+	centers := make([]float64, 0, k*dim)
+	centers = append(centers, row(rng.IntN(n))...)
+	near := make([]float64, n)
+	for i := range near {
+		near[i] = math.Inf(1)
+	}
+	for c := 1; c < k; c++ {
+		last := centers[(c-1)*dim : c*dim]
 		var sum float64
-		for i, p := range pts {
-			near[i] = math.Inf(1)
-			for _, c := range centers {
-				near[i] = math.Min(near[i], dist(p, c))
-			}
+		for i := range near {
+			near[i] = math.Min(near[i], dist(row(i), last))
 			sum += near[i]
 		}
 		x := rng.Float64() * sum
-		pick := len(pts) - 1
-		for i := range pts {
+		pick := n - 1
+		for i := range near {
 			x -= near[i]
 			if x <= 0 {
 				pick = i
 				break
 			}
 		}
-		centers = append(centers, append([]float64(nil), pts[pick]...))
+		centers = append(centers, row(pick)...)
 	}
-	label := make([]int, len(pts))
+	label := make([]int, n)
+	count := make([]int, k)
 	for it := 0; it < 100; it++ {
 		changed := false
-		for i, p := range pts {
-			best := 0
-			for c := range centers {
-				if dist(p, centers[c]) < dist(p, centers[best]) {
-					best = c
+		for i := 0; i < n; i++ {
+			p := row(i)
+			best, bd := 0, dist(p, centers[:dim])
+			for c := 1; c < k; c++ {
+				if d := dist(p, centers[c*dim:(c+1)*dim]); d < bd {
+					best, bd = c, d
 				}
 			}
-			if best != label[i] || it == 0 {
-				changed = changed || best != label[i]
-				label[i] = best
-			}
+			changed = changed || best != label[i]
+			label[i] = best
 		}
-		for c := range centers {
-			clear(centers[c])
-		}
-		count := make([]int, k)
-		for i, p := range pts {
+		clear(centers)
+		clear(count)
+		for i := 0; i < n; i++ {
 			count[label[i]]++
-			for d := range p {
-				centers[label[i]][d] += p[d]
+			ctr := centers[label[i]*dim : (label[i]+1)*dim]
+			for d, x := range row(i) {
+				ctr[d] += x
 			}
 		}
-		for c := range centers {
+		for c := 0; c < k; c++ {
 			if count[c] > 0 {
-				for d := range centers[c] {
-					centers[c][d] /= float64(count[c])
+				for d := range centers[c*dim : (c+1)*dim] {
+					centers[c*dim+d] /= float64(count[c])
 				}
 			}
 		}
@@ -262,11 +267,15 @@ func kmeans(pts [][]float64, k int, rng *rand.Rand) []int {
 			break
 		}
 	}
-	// Number clusters by first appearance; drop empty ones.
-	id := map[int]int{}
+	id := make([]int, k)
+	for c := range id {
+		id[c] = -1
+	}
+	next := 0
 	for i, l := range label {
-		if _, ok := id[l]; !ok {
-			id[l] = len(id)
+		if id[l] < 0 {
+			id[l] = next
+			next++
 		}
 		label[i] = id[l]
 	}
