@@ -81,7 +81,7 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 	h := q.Root(joints)
 	q.Constrain(h)
 	qs := &weightSolver{p: q, k: opt.MaxInfluences, omega: opt.Smoothness, lap: lap}
-	err = q.FitSkeletonUntil(ctx, &h, finalIterations, finalTol, func() { qs.update(sweeps) },
+	err = q.FitSkeletonUntil(ctx, &h, finalIterations, skinning.FitSweeps, finalTol, func() { qs.update(sweeps) },
 		func(done, total int) { opt.Progress.Report("skeletal fit", done, total) })
 	if err != nil {
 		return nil, err

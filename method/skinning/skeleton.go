@@ -8,21 +8,22 @@ import "context"
 // against the current transforms (nil skips it). The transforms must be
 // skeletal already (Constrain) and stay so. progress may be nil.
 func (m *Model) FitSkeleton(ctx context.Context, h *Hierarchy, iterations int, updateWeights func(), progress func(done, total int)) error {
-	return m.FitSkeletonUntil(ctx, h, iterations, 0, updateWeights, progress)
+	return m.FitSkeletonUntil(ctx, h, iterations, FitSweeps, 0, updateWeights, progress)
 }
 
-// FitSkeletonUntil is FitSkeleton that also stops once a round lowers the
+// FitSkeletonUntil is FitSkeleton with at most sweeps rotation sweeps a
+// round (FitSkeleton: 10) that also stops once a round lowers the
 // data term (Eq. 3b, after its rotation fit) by less than the fraction tol
 // of its value: the
 // rounds converge slowly and steadily, so tol trades accuracy for time.
 // tol ≤ 0 runs every round.
-func (m *Model) FitSkeletonUntil(ctx context.Context, h *Hierarchy, iterations int, tol float64, updateWeights func(), progress func(done, total int)) error {
+func (m *Model) FitSkeletonUntil(ctx context.Context, h *Hierarchy, iterations, sweeps int, tol float64, updateWeights func(), progress func(done, total int)) error {
 	prev := -1.0
 	for it := 0; it < iterations; it++ {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		e := m.FitRotations(*h, fitSweeps)
+		e := m.FitRotations(*h, sweeps)
 		m.FitJoints(h)
 		if updateWeights != nil {
 			updateWeights()
@@ -42,7 +43,7 @@ func (m *Model) FitSkeletonUntil(ctx context.Context, h *Hierarchy, iterations i
 	return nil
 }
 
-// fitSweeps bounds the rotation sweeps of each FitSkeleton round; a frame
+// FitSweeps bounds the rotation sweeps of each FitSkeleton round; a frame
 // stops early once its rotations settle (rotationTol), and a sweep costs
 // O(B²), not O(N), so a generous bound is cheap.
-const fitSweeps = 10
+const FitSweeps = 10
