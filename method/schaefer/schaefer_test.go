@@ -207,11 +207,10 @@ func TestGeneratedCharactersJointError(t *testing.T) {
 			rep := check(t, s, r)
 			je := metric.JointError(metric.Heads(&r.Skeleton), metric.Heads(&truth.Skeleton), rep.Diagonal)
 			t.Logf("%s: %d bones, joint error%% %.2f, RMSE%% %.3f", k, rep.Bones, je, rep.RMSEPercent)
-			// The target is 3. The hand measures 3.05: it has no forearm,
-			// so nothing moves at the wrist where its true root joint
-			// sits; this bound guards against worse.
-			if je > 3.1 {
-				t.Errorf("joint error%% %.2f > 3.1", je)
+			// The target. Measured: biped 2.07, quadruped 2.98, hand 2.91,
+			// snake 2.36.
+			if je > 3 {
+				t.Errorf("joint error%% %.2f > 3", je)
 			}
 		})
 	}
