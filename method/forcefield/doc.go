@@ -24,7 +24,9 @@
 //     voxels from the highest force to the lowest, never a candidate and
 //     never one whose removal changes the local topology (a simple-point
 //     test), so a torus keeps its ring (§3.3). Minima in plates (ears,
-//     fins) are then dropped and a second pass retracts their curves.
+//     fins) are then dropped and a second pass retracts their curves;
+//     last, thinning goes on through parts thinner than a voxel (§5:
+//     "tiny details of the model may be ignored"), candidates or not.
 //  5. Points of the thinned set with more than two neighbours join the
 //     candidates; chains of the thinned set connect them; candidates are
 //     grouped by their distance spheres and one joint kept per group; the

@@ -82,6 +82,7 @@ func Skeleton(ctx context.Context, m *mesh.Mesh, opt Options) (*static.Skeleton,
 			return nil, err
 		}
 	}
+	f.pruneThin(keep, nb)
 	opt.Progress.Report("thinning", 1, 1)
 	gr := f.group(f.candidates(keep, minima), opt.Merge)
 	if np := connectPieces(gr); np > 1 {
