@@ -10,7 +10,9 @@ import (
 // on its own vertices, whatever the numbering, and mismatched inputs are
 // errors.
 func TestMatchJoints(t *testing.T) {
-	one := func(j rig.JointID) rig.Influence { return rig.Influence{Joint: [4]rig.JointID{j}, Weight: [4]float64{1}} }
+	one := func(j rig.JointID) rig.Influence {
+		return rig.Influence{Joint: [4]rig.JointID{j}, Weight: [4]float64{1}}
+	}
 	two := func(j, k rig.JointID, w float64) rig.Influence {
 		return rig.Influence{Joint: [4]rig.JointID{j, k}, Weight: [4]float64{w, 1 - w}}
 	}
