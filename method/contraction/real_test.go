@@ -8,11 +8,10 @@ import (
 
 	"github.com/meshrig/meshrig/format"
 	_ "github.com/meshrig/meshrig/format/gltf"
-	"github.com/meshrig/meshrig/format/libigl"
 	_ "github.com/meshrig/meshrig/format/obj"
 	_ "github.com/meshrig/meshrig/format/off"
+	"github.com/meshrig/meshrig/internal/groundtruth"
 	"github.com/meshrig/meshrig/internal/shareddata"
-	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/metric"
 )
@@ -71,7 +70,7 @@ func TestJointError(t *testing.T) {
 		{"CesiumMan.glb", 3.6}, {"Fox.glb", 5.6}, {"RiggedSimple.glb", 5.2},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			m, truth := truthCase(t, c.name)
+			m, truth := groundtruth.Joints(t, c.name)
 			s, _ := run(t, m, Options{})
 			e := metric.JointError(s.Joints, truth, mesh.Diagonal(m.Verts))
 			t.Logf("%s: %d joints (truth %d), joint error %.2f%% of d", c.name, len(s.Joints), len(truth), e)
@@ -80,35 +79,4 @@ func TestJointError(t *testing.T) {
 			}
 		})
 	}
-}
-
-// truthCase reads a shared mesh and its true joints: a libigl rig
-// (rigs/NAME) or a glTF character's bind pose.
-func truthCase(t *testing.T, name string) (*mesh.Mesh, []linalg.Vec3) {
-	t.Helper()
-	if strings.HasSuffix(name, ".glb") {
-		sc, err := format.ReadScene(shareddata.Path(t, filepath.Join("gltf", name)), format.SceneOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if sc.Mesh == nil || sc.Rig == nil {
-			t.Fatalf("%s: no mesh or no rig", name)
-		}
-		return sc.Mesh, metric.Heads(&sc.Rig.Skeleton)
-	}
-	dir := shareddata.Path(t, filepath.Join("rigs", name))
-	m, err := format.ReadMesh(filepath.Join(dir, name+".obj.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rc, err := format.Open(filepath.Join(dir, name+".tgf.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rc.Close()
-	tgf, err := libigl.ReadTGF(rc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m, tgf.Joints
 }

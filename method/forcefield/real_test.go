@@ -10,11 +10,10 @@ import (
 
 	"github.com/meshrig/meshrig/format"
 	_ "github.com/meshrig/meshrig/format/gltf"
-	"github.com/meshrig/meshrig/format/libigl"
 	_ "github.com/meshrig/meshrig/format/obj"
 	_ "github.com/meshrig/meshrig/format/off"
+	"github.com/meshrig/meshrig/internal/groundtruth"
 	"github.com/meshrig/meshrig/internal/shareddata"
-	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/metric"
 )
@@ -80,18 +79,14 @@ func TestJointError(t *testing.T) {
 		t.Skip("reads the shared rigs")
 	}
 	for _, c := range []struct {
-		name, mesh, truth string
-		bound             float64
+		name  string
+		bound float64
 	}{
-		{"elephant", "rigs/elephant/elephant.obj.gz", "rigs/elephant/elephant.tgf.gz", 5},
-		{"wolf", "rigs/wolf/wolf.obj.gz", "rigs/wolf/wolf.tgf.gz", 3.3},
-		{"arm", "rigs/arm/arm.obj.gz", "rigs/arm/arm.tgf.gz", 5},
-		{"CesiumMan", "gltf/CesiumMan.glb", "", 2.7},
-		{"Fox", "gltf/Fox.glb", "", 4},
-		{"RiggedSimple", "gltf/RiggedSimple.glb", "", 5},
+		{"elephant", 5}, {"wolf", 3.3}, {"arm", 5},
+		{"CesiumMan.glb", 2.7}, {"Fox.glb", 4}, {"RiggedSimple.glb", 5},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			m, truth := loadTruth(t, shareddata.Path(t, c.mesh), c.truth)
+			m, truth := groundtruth.Joints(t, c.name)
 			start := time.Now()
 			s, err := Skeleton(context.Background(), m, Options{})
 			if err != nil {
@@ -105,35 +100,4 @@ func TestJointError(t *testing.T) {
 			}
 		})
 	}
-}
-
-// loadTruth reads a rest mesh and its ground-truth joints: from a TGF
-// file beside it (truth names it, relative to the shared data), or from a
-// glTF file's own skin in bind pose (truth empty).
-func loadTruth(t *testing.T, path, truth string) (*mesh.Mesh, []linalg.Vec3) {
-	t.Helper()
-	if truth == "" {
-		sc, err := format.ReadScene(path, format.SceneOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if sc.Mesh == nil || sc.Rig == nil {
-			t.Fatalf("%s: no bind-pose mesh or skin", path)
-		}
-		return sc.Mesh, metric.Heads(&sc.Rig.Skeleton)
-	}
-	m, err := format.ReadMesh(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rc, err := format.Open(shareddata.Path(t, truth))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rc.Close()
-	tgf, err := libigl.ReadTGF(rc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m, tgf.Joints
 }
