@@ -10,93 +10,16 @@ const MaxSimplexVars = 8
 // weight solve: G = AᵀA, h = Aᵀb). G is k×k row-major, symmetric positive
 // semi-definite, k ≤ MaxSimplexVars. The result goes into w[:k].
 //
-// It is exact: the optimum's support is one of the 2ᵏ−1 subsets, and on its
-// support the equality-constrained solution is non-negative, so it solves
-// the KKT system on every subset and keeps the best feasible one. For the
-// k ≤ 4 of skinning that is at most 15 tiny solves. ridge > 0 adds ridge·I
-// to G (a small value keeps singular systems solvable).
+// It is exact: a primal active-set method, which stops at the KKT point of
+// this convex problem. ridge > 0 adds ridge·I to G (a small value keeps
+// singular systems solvable).
 func SimplexLS(g []float64, h []float64, k int, ridge float64, w []float64) {
 	if k == 1 {
 		w[0] = 1
 		return
 	}
-	if k > enumerateUpTo {
-		simplexActiveSet(g, h, k, ridge, w)
-		return
-	}
-	// The problem is convex: when the minimizer over the plane Σw = 1 is
-	// non-negative it is the answer, which is the common case.
-	var all [MaxSimplexVars]int
-	for i := 0; i < k; i++ {
-		all[i] = i
-	}
-	var full [MaxSimplexVars]float64
-	if solveKKT(g, h, k, ridge, all[:k], full[:k]) {
-		ok := true
-		for i := 0; i < k; i++ {
-			ok = ok && full[i] >= 0
-		}
-		if ok {
-			copy(w[:k], full[:k])
-			return
-		}
-	}
-	best := math.Inf(1)
-	var cand, bestW [MaxSimplexVars]float64
-	var idx [MaxSimplexVars]int
-	for mask := 1; mask < 1<<k; mask++ {
-		m := 0
-		for i := 0; i < k; i++ {
-			if mask&(1<<i) != 0 {
-				idx[m] = i
-				m++
-			}
-		}
-		if !solveKKT(g, h, k, ridge, idx[:m], cand[:m]) {
-			continue
-		}
-		feasible := true
-		for i := 0; i < m; i++ {
-			if cand[i] < 0 {
-				feasible = false
-				break
-			}
-		}
-		if !feasible {
-			continue
-		}
-		// Objective on the support.
-		var obj float64
-		for a := 0; a < m; a++ {
-			ia := idx[a]
-			obj -= 2 * h[ia] * cand[a]
-			for b := 0; b < m; b++ {
-				gv := g[ia*k+idx[b]]
-				if a == b {
-					gv += ridge
-				}
-				obj += cand[a] * gv * cand[b]
-			}
-		}
-		if obj < best {
-			best = obj
-			bestW = [MaxSimplexVars]float64{}
-			for a := 0; a < m; a++ {
-				bestW[idx[a]] = cand[a]
-			}
-		}
-	}
-	if math.IsInf(best, 1) {
-		// Cannot happen for PSD G (single vertices are always feasible),
-		// but keep a valid answer if G holds NaNs.
-		bestW = [MaxSimplexVars]float64{1}
-	}
-	copy(w[:k], bestW[:k])
+	simplexActiveSet(g, h, k, ridge, w)
 }
-
-// enumerateUpTo is the largest k solved by trying every support (2ᵏ−1
-// tiny solves); larger problems take the active-set path.
-const enumerateUpTo = 2
 
 // simplexActiveSet solves SimplexLS by a primal active-set method in the
 // manner of Lawson & Hanson's NNLS: grow the support by the variable whose
