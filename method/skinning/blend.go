@@ -1,8 +1,6 @@
 package skinning
 
 import (
-	"sort"
-
 	"github.com/meshrig/meshrig/internal/par"
 	"github.com/meshrig/meshrig/linalg"
 )
@@ -26,11 +24,13 @@ type blendPair struct {
 }
 
 func (p *Model) newBlendSums() *blendSums {
+	// Pair (j ≤ k) sums per fixed chunk of vertices, chunks added in
+	// order: the same result whatever the core count.
 	const grain = 4096
-	chunks := (p.N + grain - 1) / grain
-	part := make([]map[[2]int32]*blendPair, chunks)
+	nb := p.B
+	part := make([][]blendPair, (p.N+grain-1)/grain)
 	par.For(p.N, grain, func(lo, hi int) {
-		m := map[[2]int32]*blendPair{}
+		m := make([]blendPair, nb*nb)
 		for i := lo; i < hi; i++ {
 			u := p.Rest[i]
 			uu := linalg.Outer(u, u)
@@ -45,12 +45,7 @@ func (p *Model) newBlendSums() *blendSums {
 						continue
 					}
 					w := p.WW[i*MaxK+x] * p.WW[i*MaxK+y]
-					key := [2]int32{min(j, k), max(j, k)}
-					e := m[key]
-					if e == nil {
-						e = &blendPair{}
-						m[key] = e
-					}
+					e := &m[int(min(j, k))*nb+int(max(j, k))]
 					e.c += w
 					e.b = e.b.Add(u.Scale(w))
 					e.a = e.a.Add(uu.Scale(w))
@@ -59,23 +54,12 @@ func (p *Model) newBlendSums() *blendSums {
 		}
 		part[lo/grain] = m
 	})
-	// Chunks added in order, pairs listed by bone: deterministic.
-	total := make([]blendPair, p.B*p.B)
-	has := make([]bool, p.B*p.B)
-	for _, m := range part {
-		keys := make([][2]int32, 0, len(m))
-		for key := range m {
-			keys = append(keys, key)
-		}
-		sort.Slice(keys, func(a, b int) bool {
-			return keys[a][0] < keys[b][0] || keys[a][0] == keys[b][0] && keys[a][1] < keys[b][1]
-		})
-		for _, key := range keys {
-			e, t := m[key], &total[int(key[0])*p.B+int(key[1])]
-			t.c += e.c
-			t.b = t.b.Add(e.b)
-			t.a = t.a.Add(e.a)
-			has[int(key[0])*p.B+int(key[1])] = true
+	total := part[0]
+	for _, m := range part[1:] {
+		for x := range total {
+			total[x].c += m[x].c
+			total[x].b = total[x].b.Add(m[x].b)
+			total[x].a = total[x].a.Add(m[x].a)
 		}
 	}
 	bs := &blendSums{start: make([]int32, p.B+1), self: make([]blendPair, p.B)}
@@ -83,8 +67,8 @@ func (p *Model) newBlendSums() *blendSums {
 		bs.start[j] = int32(len(bs.pairs))
 		for k := 0; k < p.B; k++ {
 			lo, hi := min(j, k), max(j, k)
-			if !has[lo*p.B+hi] {
-				continue
+			if total[lo*p.B+hi].c == 0 {
+				continue // no vertex blends the two
 			}
 			e := total[lo*p.B+hi]
 			e.k = int32(k)
