@@ -6,6 +6,7 @@ import (
 
 	"github.com/meshrig/meshrig/format"
 	"github.com/meshrig/meshrig/internal/shareddata"
+	"github.com/meshrig/meshrig/internal/testshape"
 	"github.com/meshrig/meshrig/linalg"
 )
 
@@ -26,7 +27,7 @@ func BenchmarkArmadillo(b *testing.B) {
 // BenchmarkCapsule extracts the skeleton of a 2000-vertex capsule, no
 // shared data needed.
 func BenchmarkCapsule(b *testing.B) {
-	m := build(b, func() ([]linalg.Vec3, [][]int) { return capsule(2, 0.5, 40, 48, 8) })
+	m := testshape.Join(b, func() ([]linalg.Vec3, [][]int) { return capsule(2, 0.5, 40, 48, 8) })
 	for b.Loop() {
 		if _, err := Skeleton(context.Background(), m, Options{MinVertices: -1}); err != nil {
 			b.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/meshrig/meshrig/internal/testshape"
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/method/static"
@@ -57,7 +58,7 @@ func degrees(s *static.Skeleton) []int {
 // TestCapsule: a capsule along x contracts to a chain on its axis that
 // spans its length.
 func TestCapsule(t *testing.T) {
-	m := build(t, func() ([]linalg.Vec3, [][]int) { return capsule(2, 0.5, 24, 40, 8) })
+	m := testshape.Join(t, func() ([]linalg.Vec3, [][]int) { return capsule(2, 0.5, 24, 40, 8) })
 	for _, joints := range []int{2, 8, 24} {
 		s, _ := run(t, m, Options{Joints: joints})
 		if len(s.Joints) != joints || len(s.Edges) != joints-1 {
@@ -86,7 +87,7 @@ func TestCapsule(t *testing.T) {
 // TestT: a T of boxes gives one branching joint near the junction and
 // ends in the three arms.
 func TestT(t *testing.T) {
-	m := build(t, func() ([]linalg.Vec3, [][]int) { return polycube(tShape(3, 4), 4) })
+	m := testshape.Join(t, func() ([]linalg.Vec3, [][]int) { return polycube(tShape(3, 4), 4) })
 	s, _ := run(t, m, Options{Joints: 10})
 	if len(s.Edges) != len(s.Joints)-1 {
 		t.Fatalf("%d bones for %d joints: the T has no loop", len(s.Edges), len(s.Joints))
@@ -124,7 +125,7 @@ func TestT(t *testing.T) {
 
 // TestTorus: a torus keeps its loop, on its core circle.
 func TestTorus(t *testing.T) {
-	m := build(t, func() ([]linalg.Vec3, [][]int) { return torus(2, 0.5, 48, 12) })
+	m := testshape.Join(t, func() ([]linalg.Vec3, [][]int) { return testshape.Torus(2, 0.5, 48, 12) })
 	for _, joints := range []int{3, 12} {
 		s, _ := run(t, m, Options{Joints: joints})
 		if len(s.Edges) != len(s.Joints) {
@@ -150,7 +151,7 @@ func TestTorus(t *testing.T) {
 // capsule all give one connected skeleton, and the notes say what was
 // repaired.
 func TestPieces(t *testing.T) {
-	two := build(t,
+	two := testshape.Join(t,
 		func() ([]linalg.Vec3, [][]int) { return capsule(1, 0.3, 16, 12, 4) },
 		func() ([]linalg.Vec3, [][]int) {
 			v, f := capsule(1, 0.3, 16, 12, 4)
@@ -173,7 +174,7 @@ func TestPieces(t *testing.T) {
 	// Two capsules end to end, touching at their poles: welded, the poles
 	// are one vertex where two sheets pinch; split again, the pieces are
 	// joined as separate ones, and the skeleton is a chain.
-	pinch := build(t,
+	pinch := testshape.Join(t,
 		func() ([]linalg.Vec3, [][]int) { return capsule(1, 0.3, 16, 12, 4) },
 		func() ([]linalg.Vec3, [][]int) {
 			v, f := capsule(1, 0.3, 16, 12, 4)
@@ -279,7 +280,7 @@ func TestSpuriousEdges(t *testing.T) {
 		}
 		return best
 	}
-	top := mesh.NewTopology(build(t, func() ([]linalg.Vec3, [][]int) { return v, f }))
+	top := mesh.NewTopology(testshape.Join(t, func() ([]linalg.Vec3, [][]int) { return v, f }))
 	for _, x := range []float64{-1.5, 1.5} {
 		a := nearest(0, n, linalg.Vec3{x, 0.5, 0})
 		c := nearest(n, len(v), linalg.Vec3{x, 2.5, 0})
@@ -322,7 +323,7 @@ func TestSpuriousEdges(t *testing.T) {
 // TestJointCounts: from 1 joint to more than a coarse mesh collapses to,
 // the count asked for comes back; the note says when bones were split.
 func TestJointCounts(t *testing.T) {
-	coarse := build(t, func() ([]linalg.Vec3, [][]int) { return capsule(2, 0.5, 8, 4, 2) })
+	coarse := testshape.Join(t, func() ([]linalg.Vec3, [][]int) { return capsule(2, 0.5, 8, 4, 2) })
 	for _, joints := range []int{1, 5, 60} {
 		s, notes := run(t, coarse, Options{Joints: joints, MinVertices: -1})
 		if len(s.Joints) != joints {
@@ -365,7 +366,7 @@ func TestInvariance(t *testing.T) {
 
 // TestDeterministic: the same input gives the same skeleton bit for bit.
 func TestDeterministic(t *testing.T) {
-	m := build(t, func() ([]linalg.Vec3, [][]int) { return polycube(tShape(3, 4), 4) })
+	m := testshape.Join(t, func() ([]linalg.Vec3, [][]int) { return polycube(tShape(3, 4), 4) })
 	a, _ := run(t, m, Options{Joints: 12})
 	for range 3 {
 		b, _ := run(t, m, Options{Joints: 12})
@@ -383,7 +384,7 @@ func TestDeterministic(t *testing.T) {
 // TestBadInput: bad meshes and options fail with an error naming the
 // problem, never a panic.
 func TestBadInput(t *testing.T) {
-	good := build(t, func() ([]linalg.Vec3, [][]int) { return capsule(1, 0.3, 8, 4, 2) })
+	good := testshape.Join(t, func() ([]linalg.Vec3, [][]int) { return capsule(1, 0.3, 8, 4, 2) })
 	flat, _ := mesh.New([]linalg.Vec3{{0, 0, 0}, {1, 0, 0}, {2, 0, 0}}, [][]int{{0, 1, 2}})
 	nan := good.Clone()
 	nan.Verts[3][1] = math.NaN()
@@ -422,7 +423,7 @@ func TestBadInput(t *testing.T) {
 
 // TestCancel: a cancelled context stops the work with its error.
 func TestCancel(t *testing.T) {
-	m := build(t, func() ([]linalg.Vec3, [][]int) { return capsule(2, 0.5, 24, 40, 8) })
+	m := testshape.Join(t, func() ([]linalg.Vec3, [][]int) { return capsule(2, 0.5, 24, 40, 8) })
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	if _, err := Skeleton(ctx, m, Options{}); !errors.Is(err, context.Canceled) {

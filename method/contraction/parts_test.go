@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
+	"github.com/meshrig/meshrig/internal/testshape"
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/method/static"
@@ -27,9 +28,9 @@ func TestShapes(t *testing.T) {
 	}{
 		"capsule": {func() ([]linalg.Vec3, [][]int) { return capsule(2, 0.5, 48, 80, 16) }, math.Pi*0.25*4 + 4*math.Pi*0.125/3},
 		"T":       {func() ([]linalg.Vec3, [][]int) { return polycube(tShape(3, 4), 4) }, 11},
-		"torus":   {func() ([]linalg.Vec3, [][]int) { return torus(2, 0.5, 96, 48) }, 2 * math.Pi * math.Pi * 2 * 0.25},
+		"torus":   {func() ([]linalg.Vec3, [][]int) { return testshape.Torus(2, 0.5, 96, 48) }, 2 * math.Pi * math.Pi * 2 * 0.25},
 	} {
-		m := build(t, c.mk)
+		m := testshape.Join(t, c.mk)
 		if !isClosed(m.Tris) {
 			t.Errorf("%s has a boundary", name)
 		}
@@ -95,7 +96,7 @@ func TestFillHoles(t *testing.T) {
 // TestSubdivide: four times the triangles, the same area, each old
 // vertex kept, each edge split once.
 func TestSubdivide(t *testing.T) {
-	m := build(t, func() ([]linalg.Vec3, [][]int) { return torus(2, 0.5, 12, 6) })
+	m := testshape.Join(t, func() ([]linalg.Vec3, [][]int) { return testshape.Torus(2, 0.5, 12, 6) })
 	pos, tr := subdivide(append([]linalg.Vec3(nil), m.Verts...), tris(t, m))
 	top := mesh.NewTopology(m)
 	if len(tr) != 4*len(m.Tris) || len(pos) != len(m.Verts)+len(top.Edges) {
@@ -113,7 +114,7 @@ func TestSubdivide(t *testing.T) {
 // kept vertex is an old one, on the torus), stays closed, and maps every
 // old vertex to a kept one nearby.
 func TestDecimate(t *testing.T) {
-	m := build(t, func() ([]linalg.Vec3, [][]int) { return torus(2, 0.5, 96, 32) })
+	m := testshape.Join(t, func() ([]linalg.Vec3, [][]int) { return testshape.Torus(2, 0.5, 96, 32) })
 	pos, tr, to := decimate(m.Verts, tris(t, m), 600)
 	if len(pos) > 600 || len(pos) < 500 {
 		t.Fatalf("%d vertices, want at most 600 (and not far fewer)", len(pos))
@@ -145,7 +146,7 @@ func TestDecimate(t *testing.T) {
 // cot α + cot β, Cotan half of it), and stays positive semi-definite on
 // needle triangles.
 func TestLaplacian(t *testing.T) {
-	m := build(t, func() ([]linalg.Vec3, [][]int) { return capsule(1, 0.5, 12, 6, 3) })
+	m := testshape.Join(t, func() ([]linalg.Vec3, [][]int) { return capsule(1, 0.5, 12, 6, 3) })
 	lap := newLaplacian(len(m.Verts), m.Tris)
 	lap.update(m.Verts)
 	l, ref := lap.l, mesh.Cotan(m.Verts, m.Tris)
@@ -187,7 +188,7 @@ func TestLaplacian(t *testing.T) {
 // TestSolverStep: one preconditioned step equals the dense least-squares
 // solution of [W_L·L; W_H] V' = [0; W_H·V].
 func TestSolverStep(t *testing.T) {
-	m := build(t, func() ([]linalg.Vec3, [][]int) { return capsule(1, 0.5, 10, 5, 3) })
+	m := testshape.Join(t, func() ([]linalg.Vec3, [][]int) { return capsule(1, 0.5, 10, 5, 3) })
 	n := len(m.Verts)
 	lap := newLaplacian(n, m.Tris)
 	lap.update(m.Verts)

@@ -2,10 +2,8 @@ package contraction
 
 import (
 	"math"
-	"testing"
 
 	"github.com/meshrig/meshrig/linalg"
-	"github.com/meshrig/meshrig/mesh"
 )
 
 // Closed test shapes, counter-clockwise seen from outside.
@@ -111,28 +109,6 @@ func polycube(cells [][3]int, sub int) ([]linalg.Vec3, [][]int) {
 	return verts, faces
 }
 
-// torus has major radius R around z and minor radius r.
-func torus(R, r float64, n, m int) ([]linalg.Vec3, [][]int) {
-	var verts []linalg.Vec3
-	var faces [][]int
-	for i := 0; i < n; i++ {
-		u := 2 * math.Pi * float64(i) / float64(n)
-		for j := 0; j < m; j++ {
-			w := 2 * math.Pi * float64(j) / float64(m)
-			d := R + r*math.Cos(w)
-			verts = append(verts, linalg.Vec3{d * math.Cos(u), d * math.Sin(u), r * math.Sin(w)})
-		}
-	}
-	for i := 0; i < n; i++ {
-		for j := 0; j < m; j++ {
-			p, q := i*m+j, ((i+1)%n)*m+j
-			p1, q1 := i*m+(j+1)%m, ((i+1)%n)*m+(j+1)%m
-			faces = append(faces, []int{p, q, q1}, []int{p, q1, p1})
-		}
-	}
-	return verts, faces
-}
-
 // shift moves a shape by d.
 func shift(d linalg.Vec3, verts []linalg.Vec3, faces [][]int) ([]linalg.Vec3, [][]int) {
 	out := make([]linalg.Vec3, len(verts))
@@ -140,29 +116,6 @@ func shift(d linalg.Vec3, verts []linalg.Vec3, faces [][]int) ([]linalg.Vec3, []
 		out[i] = p.Add(d)
 	}
 	return out, faces
-}
-
-// build puts several shapes in one mesh.
-func build(t testing.TB, parts ...func() ([]linalg.Vec3, [][]int)) *mesh.Mesh {
-	t.Helper()
-	var verts []linalg.Vec3
-	var faces [][]int
-	for _, p := range parts {
-		v, f := p()
-		for _, face := range f {
-			g := make([]int, len(face))
-			for k, i := range face {
-				g[k] = i + len(verts)
-			}
-			faces = append(faces, g)
-		}
-		verts = append(verts, v...)
-	}
-	m, err := mesh.New(verts, faces)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
 }
 
 // tShape is a T of unit cells: a stem of `stem` cells along −y below a

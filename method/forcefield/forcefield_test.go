@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/meshrig/meshrig/internal/testshape"
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/method/static"
@@ -39,7 +40,7 @@ func degrees(s *static.Skeleton) []int {
 // joints lie a voxel or two inside its caps (extendTips).
 func TestCapsule(t *testing.T) {
 	const r, length = 0.4, 4.0
-	m := join(t, func() ([]linalg.Vec3, [][]int) {
+	m := testshape.Join(t, func() ([]linalg.Vec3, [][]int) {
 		return tube(linalg.Vec3{0, 0, 0}, linalg.Vec3{length, 0, 0}, r, 24, 20)
 	})
 	s := skeleton(t, m, Options{})
@@ -74,7 +75,7 @@ func TestCapsule(t *testing.T) {
 // circle (the paper's O, not a C).
 func TestTorusKeepsLoop(t *testing.T) {
 	const R, r = 1.0, 0.25
-	m := join(t, func() ([]linalg.Vec3, [][]int) { return torus(R, r, 64, 16) })
+	m := testshape.Join(t, func() ([]linalg.Vec3, [][]int) { return testshape.Torus(R, r, 64, 16) })
 	s := skeleton(t, m, Options{})
 	if len(s.Edges) < len(s.Joints) {
 		t.Fatalf("%d bones for %d joints: no cycle", len(s.Edges), len(s.Joints))
@@ -104,7 +105,7 @@ func TestTorusKeepsLoop(t *testing.T) {
 // TestTwoBoxes: separate parts give one connected skeleton with joints
 // in both.
 func TestTwoBoxes(t *testing.T) {
-	m := join(t,
+	m := testshape.Join(t,
 		func() ([]linalg.Vec3, [][]int) { return box(linalg.Vec3{0, 0, 0}, linalg.Vec3{1, 0.4, 0.4}) },
 		func() ([]linalg.Vec3, [][]int) { return box(linalg.Vec3{2, 0, 0}, linalg.Vec3{3, 0.4, 0.4}) },
 	)
@@ -132,7 +133,7 @@ func TestTwoBoxes(t *testing.T) {
 // tShape is a bar along x with a stem down from its middle: two tubes
 // whose shells overlap (their union is the solid).
 func tShape(t testing.TB) *mesh.Mesh {
-	return join(t,
+	return testshape.Join(t,
 		func() ([]linalg.Vec3, [][]int) { return tube(linalg.Vec3{-2, 0, 0}, linalg.Vec3{2, 0, 0}, 0.3, 20, 24) },
 		func() ([]linalg.Vec3, [][]int) {
 			return tube(linalg.Vec3{0, 0, 0}, linalg.Vec3{0, -2.5, 0}, 0.3, 20, 24)

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/meshrig/meshrig/internal/testshape"
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
 )
@@ -12,7 +13,7 @@ import (
 // TestBVHMatchesScan: the nearest hit and the line crossings found
 // through the tree are those of a scan of every triangle.
 func TestBVHMatchesScan(t *testing.T) {
-	v1, f1 := torus(0.5, 0.2, 40, 12)
+	v1, f1 := testshape.Torus(0.5, 0.2, 40, 12)
 	v2, f2 := box(linalg.Vec3{-0.3, -0.3, -0.3}, linalg.Vec3{0.3, 0.3, 0.3})
 	verts := append(v1, v2...)
 	var tris [][3]int
@@ -146,7 +147,7 @@ func TestInteriorBox(t *testing.T) {
 	for k := range fi {
 		fi[k][1], fi[k][2] = fi[k][2], fi[k][1]
 	}
-	hollow := join(t, func() ([]linalg.Vec3, [][]int) { return box(linalg.Vec3{0, 0, 0}, linalg.Vec3{1, 0.5, 0.25}) },
+	hollow := testshape.Join(t, func() ([]linalg.Vec3, [][]int) { return box(linalg.Vec3{0, 0, 0}, linalg.Vec3{1, 0.5, 0.25}) },
 		func() ([]linalg.Vec3, [][]int) { return vi, fi })
 	// One component per shell: give both the same part, so the inner
 	// shell toggles parity and makes a cavity.

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/meshrig/meshrig/internal/testshape"
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
 )
@@ -30,7 +31,7 @@ func unweld(t *testing.T, m *mesh.Mesh) *mesh.Mesh {
 // TestParts: parts are found on welded positions, so a closed box stored
 // one triangle per three vertices is one closed part, and two boxes two.
 func TestParts(t *testing.T) {
-	one := unweld(t, join(t, func() ([]linalg.Vec3, [][]int) { return box(linalg.Vec3{0, 0, 0}, linalg.Vec3{1, 1, 1}) }))
+	one := unweld(t, testshape.Join(t, func() ([]linalg.Vec3, [][]int) { return box(linalg.Vec3{0, 0, 0}, linalg.Vec3{1, 1, 1}) }))
 	part, open := parts(one)
 	if open != 0 {
 		t.Errorf("split box: %d open edges, want 0", open)
@@ -40,7 +41,7 @@ func TestParts(t *testing.T) {
 			t.Fatalf("split box: triangle %d in part %d, triangle 0 in %d", tri, p, part[0])
 		}
 	}
-	two := unweld(t, join(t,
+	two := unweld(t, testshape.Join(t,
 		func() ([]linalg.Vec3, [][]int) { return box(linalg.Vec3{0, 0, 0}, linalg.Vec3{1, 1, 1}) },
 		func() ([]linalg.Vec3, [][]int) { return box(linalg.Vec3{2, 0, 0}, linalg.Vec3{3, 1, 1}) },
 	))
@@ -69,7 +70,7 @@ func TestUnweldedSameSkeleton(t *testing.T) {
 // fin is a tube along x with a thin plate standing on its middle, like
 // an ear or a dorsal fin: 1 wide, 1.2 above the tube, 0.2 thick.
 func fin(t *testing.T) *mesh.Mesh {
-	return join(t,
+	return testshape.Join(t,
 		func() ([]linalg.Vec3, [][]int) { return tube(linalg.Vec3{0, 0, 0}, linalg.Vec3{4, 0, 0}, 0.4, 24, 24) },
 		func() ([]linalg.Vec3, [][]int) { return box(linalg.Vec3{1.5, 0.2, -0.1}, linalg.Vec3{2.5, 1.6, 0.1}) },
 	)
@@ -93,7 +94,7 @@ func TestPlate(t *testing.T) {
 		t.Errorf("the tube's chain spans x %.2f..%.2f, want both ends", lo, hi)
 	}
 
-	plate := join(t, func() ([]linalg.Vec3, [][]int) { return box(linalg.Vec3{0, 0, 0}, linalg.Vec3{2, 2, 0.2}) })
+	plate := testshape.Join(t, func() ([]linalg.Vec3, [][]int) { return box(linalg.Vec3{0, 0, 0}, linalg.Vec3{2, 2, 0.2}) })
 	s = skeleton(t, plate, Options{})
 	if len(s.Joints) != 1 {
 		t.Errorf("a plate on its own: %d joints %v, want 1", len(s.Joints), s.Joints)
@@ -106,7 +107,7 @@ func star(t *testing.T) *mesh.Mesh {
 	arm := func(d linalg.Vec3) func() ([]linalg.Vec3, [][]int) {
 		return func() ([]linalg.Vec3, [][]int) { return tube(linalg.Vec3{}, d.Scale(2.5), 0.15, 16, 30) }
 	}
-	return join(t,
+	return testshape.Join(t,
 		func() ([]linalg.Vec3, [][]int) {
 			return box(linalg.Vec3{-0.6, -0.6, -0.6}, linalg.Vec3{0.6, 0.6, 0.6})
 		},

@@ -2,10 +2,8 @@ package forcefield
 
 import (
 	"math"
-	"testing"
 
 	"github.com/meshrig/meshrig/linalg"
-	"github.com/meshrig/meshrig/mesh"
 )
 
 // Closed test shapes, counter-clockwise seen from outside.
@@ -43,30 +41,6 @@ func tube(a, b linalg.Vec3, r float64, around, rings int) ([]linalg.Vec3, [][]in
 	return verts, faces
 }
 
-// torus has major radius R around z and minor radius r.
-func torus(R, r float64, n, m int) ([]linalg.Vec3, [][]int) {
-	var verts []linalg.Vec3
-	var faces [][]int
-	for i := 0; i < n; i++ {
-		u := 2 * math.Pi * float64(i) / float64(n)
-		for j := 0; j < m; j++ {
-			w := 2 * math.Pi * float64(j) / float64(m)
-			d := R + r*math.Cos(w)
-			verts = append(verts, linalg.Vec3{d * math.Cos(u), d * math.Sin(u), r * math.Sin(w)})
-		}
-	}
-	for i := 0; i < n; i++ {
-		for j := 0; j < m; j++ {
-			p := i*m + j
-			q := ((i+1)%n)*m + j
-			p1 := i*m + (j+1)%m
-			q1 := ((i+1)%n)*m + (j+1)%m
-			faces = append(faces, []int{p, q, q1}, []int{p, q1, p1})
-		}
-	}
-	return verts, faces
-}
-
 // box is an axis-aligned box as 12 triangles.
 func box(lo, hi linalg.Vec3) ([]linalg.Vec3, [][]int) {
 	var verts []linalg.Vec3
@@ -80,27 +54,4 @@ func box(lo, hi linalg.Vec3) ([]linalg.Vec3, [][]int) {
 		faces = append(faces, []int{q[0], q[1], q[2]}, []int{q[0], q[2], q[3]})
 	}
 	return verts, faces
-}
-
-// join puts several shapes in one mesh.
-func join(t testing.TB, parts ...func() ([]linalg.Vec3, [][]int)) *mesh.Mesh {
-	t.Helper()
-	var verts []linalg.Vec3
-	var faces [][]int
-	for _, p := range parts {
-		v, f := p()
-		for _, face := range f {
-			g := make([]int, len(face))
-			for k, i := range face {
-				g[k] = i + len(verts)
-			}
-			faces = append(faces, g)
-		}
-		verts = append(verts, v...)
-	}
-	m, err := mesh.New(verts, faces)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
 }
