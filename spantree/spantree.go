@@ -35,25 +35,13 @@ func kruskal(n int, edges []Edge, better func(a, b float64) bool) []Edge {
 		}
 	}
 	sort.SliceStable(idx, func(i, j int) bool { return better(edges[idx[i]].W, edges[idx[j]].W) })
-	parent := make([]int, n)
-	for i := range parent {
-		parent[i] = i
-	}
-	find := func(i int) int {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
-		}
-		return i
-	}
+	sets := NewSets(n)
 	var out []Edge
 	for _, k := range idx {
 		e := edges[k]
-		a, b := find(e.A), find(e.B)
-		if a == b {
+		if !sets.Union(e.A, e.B) {
 			continue
 		}
-		parent[a] = b
 		out = append(out, e)
 		if len(out) == n-1 {
 			break

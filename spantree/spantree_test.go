@@ -76,3 +76,16 @@ func TestConnect(t *testing.T) {
 		}
 	}
 }
+
+func TestSets(t *testing.T) {
+	s := NewSets(5)
+	if !s.Union(0, 1) || !s.Union(3, 4) || s.Union(1, 0) {
+		t.Fatal("Union reported wrongly")
+	}
+	if s.Find(0) != s.Find(1) || s.Find(3) != s.Find(4) || s.Find(1) == s.Find(3) || s.Find(2) != 2 {
+		t.Fatalf("sets %v", s)
+	}
+	if !s.Union(1, 4) || s.Find(0) != s.Find(3) {
+		t.Fatalf("after joining: %v", s)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/meshrig/meshrig/linalg"
+	"github.com/meshrig/meshrig/spantree"
 )
 
 // maxComponents bounds the separate pieces joinComponents links: the
@@ -65,17 +66,7 @@ func joinComponents(pos []linalg.Vec3, comp []int, ncomp int) ([][2]int, error) 
 		}
 		return pairs[i].a < pairs[j].a || pairs[i].a == pairs[j].a && pairs[i].b < pairs[j].b
 	})
-	parent := make([]int, ncomp)
-	for i := range parent {
-		parent[i] = i
-	}
-	find := func(i int) int {
-		for parent[i] != i {
-			parent[i] = parent[parent[i]]
-			i = parent[i]
-		}
-		return i
-	}
+	sets := spantree.NewSets(ncomp)
 	trees := make([]*kdTree, ncomp)
 	closest := func(a, b int) link {
 		if len(members[a]) > len(members[b]) {
@@ -98,9 +89,7 @@ func joinComponents(pos []linalg.Vec3, comp []int, ncomp int) ([][2]int, error) 
 	for len(joins) < ncomp-1 {
 		if exact.Len() > 0 && (next == len(pairs) || exact.items[0].d2 <= pairs[next].lb) {
 			l := exact.pop()
-			ra, rb := find(comp[l.i]), find(comp[l.j])
-			if ra != rb {
-				parent[ra] = rb
+			if sets.Union(comp[l.i], comp[l.j]) {
 				joins = append(joins, [2]int{int(l.i), int(l.j)})
 			}
 			continue
@@ -110,7 +99,7 @@ func joinComponents(pos []linalg.Vec3, comp []int, ncomp int) ([][2]int, error) 
 		}
 		p := pairs[next]
 		next++
-		if find(int(p.a)) == find(int(p.b)) {
+		if sets.Find(int(p.a)) == sets.Find(int(p.b)) {
 			continue
 		}
 		exact.push(closest(int(p.a), int(p.b)))
