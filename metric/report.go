@@ -152,6 +152,35 @@ func chamfer(a, b []linalg.Vec3) float64 {
 	return s / float64(len(a))
 }
 
+// DeformingHeads returns the rest positions of the joints of r that move
+// some vertex: a skinned rig's joint set when it serves as ground truth.
+// Joints that skin nothing (a scene's placement nodes, such as Fox.glb's
+// two joints on the ground at the origin) leave no trace in the mesh or
+// its motion, so no method can find them and the chamfer distance would
+// charge every method for them. With no skin every joint counts.
+func DeformingHeads(r *rig.Rig) []linalg.Vec3 {
+	moves := make([]bool, r.Skeleton.Len())
+	any := false
+	for _, in := range r.Skin {
+		for s, w := range in.Weight {
+			if w > 0 {
+				moves[in.Joint[s]] = true
+				any = true
+			}
+		}
+	}
+	if !any {
+		return Heads(&r.Skeleton)
+	}
+	var out []linalg.Vec3
+	for j, jt := range r.Skeleton.Joints {
+		if moves[j] {
+			out = append(out, jt.Head)
+		}
+	}
+	return out
+}
+
 // Heads returns the rest positions of a skeleton's joints.
 func Heads(s *rig.Skeleton) []linalg.Vec3 {
 	out := make([]linalg.Vec3, s.Len())

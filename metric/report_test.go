@@ -74,3 +74,24 @@ func TestJointError(t *testing.T) {
 		t.Fatalf("joint error %v, want 25", got)
 	}
 }
+
+func TestDeformingHeads(t *testing.T) {
+	r := &rig.Rig{Skeleton: rig.Skeleton{Joints: []rig.Joint{
+		{Name: "place", Parent: rig.NoParent},
+		{Name: "hip", Parent: 0, Head: linalg.Vec3{0, 1, 0}},
+		{Name: "knee", Parent: 1, Head: linalg.Vec3{0, 0.5, 0}},
+	}}}
+	// Slot 1 names joint 0 with weight 0: it must not count.
+	r.Skin = rig.Skin{
+		{Joint: [4]rig.JointID{1, 0}, Weight: [4]float64{1, 0}},
+		{Joint: [4]rig.JointID{2, 1}, Weight: [4]float64{0.5, 0.5}},
+	}
+	got := DeformingHeads(r)
+	if len(got) != 2 || got[0] != (linalg.Vec3{0, 1, 0}) || got[1] != (linalg.Vec3{0, 0.5, 0}) {
+		t.Fatalf("deforming heads %v, want hip and knee", got)
+	}
+	r.Skin = nil
+	if got := DeformingHeads(r); len(got) != 3 {
+		t.Fatalf("without a skin %d heads, want all 3", len(got))
+	}
+}

@@ -45,7 +45,7 @@ No files are needed.`,
 				return err
 			}
 			rep.Method, rep.Seconds = name, time.Since(start).Seconds()
-			je := metric.JointError(metric.Heads(&r.Skeleton), metric.Heads(&truth.Skeleton), rep.Diagonal)
+			je := metric.JointError(metric.Heads(&r.Skeleton), metric.DeformingHeads(truth), rep.Diagonal)
 			rep.JointErrorPercent = &je
 			if err := os.MkdirAll(out, 0o755); err != nil {
 				return err

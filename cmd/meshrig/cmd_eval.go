@@ -85,7 +85,7 @@ func runEval(g *globals, o *evalOptions, rigPath string, inputs []string) (metri
 			return metric.Report{}, err
 		}
 	case in.Truth != nil:
-		joints = metric.Heads(&in.Truth.Skeleton)
+		joints = metric.DeformingHeads(in.Truth)
 	}
 	if joints != nil {
 		je := metric.JointError(metric.Heads(&sc.Rig.Skeleton), joints, rep.Diagonal)
@@ -116,5 +116,5 @@ func truthJoints(path string) ([]linalg.Vec3, error) {
 	if ts.Rig == nil {
 		return nil, fmt.Errorf("--truth %s holds no skeleton", path)
 	}
-	return metric.Heads(&ts.Rig.Skeleton), nil
+	return metric.DeformingHeads(ts.Rig), nil
 }

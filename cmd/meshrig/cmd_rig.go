@@ -109,7 +109,7 @@ func runRig(cmd *cobra.Command, g *globals, o *rigOptions, args []string) error 
 	}
 	rep.Method, rep.Seconds = name, secs
 	if in.Truth != nil {
-		je := metric.JointError(metric.Heads(&r.Skeleton), metric.Heads(&in.Truth.Skeleton), rep.Diagonal)
+		je := metric.JointError(metric.Heads(&r.Skeleton), metric.DeformingHeads(in.Truth), rep.Diagonal)
 		rep.JointErrorPercent = &je
 	}
 	if err := format.WriteFile(o.out, r, format.WriteOptions{Version: o.collada}, in.Files...); err != nil {

@@ -33,7 +33,7 @@ func Joints(tb testing.TB, name string) (*mesh.Mesh, []linalg.Vec3) {
 		if sc.Mesh == nil || sc.Rig == nil {
 			tb.Fatalf("%s: no bind-pose mesh or skin", name)
 		}
-		return sc.Mesh, metric.Heads(&sc.Rig.Skeleton)
+		return sc.Mesh, metric.DeformingHeads(sc.Rig)
 	}
 	dir := shareddata.Path(tb, filepath.Join("rigs", name))
 	m, err := format.ReadMesh(filepath.Join(dir, name+".obj.gz"))

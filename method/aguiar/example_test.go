@@ -20,7 +20,7 @@ func ExampleRig() {
 		return
 	}
 	rep, _ := metric.Compare(s, r)
-	je := metric.JointError(metric.Heads(&r.Skeleton), metric.Heads(&truth.Skeleton), rep.Diagonal)
+	je := metric.JointError(metric.Heads(&r.Skeleton), metric.DeformingHeads(truth), rep.Diagonal)
 	fmt.Printf("%d joints for %d true ones; ACCU below 0.1%%: %v; joint error below 3%%: %v\n",
 		r.Skeleton.Len(), truth.Skeleton.Len(), rep.ACCUPercent < 0.1, je < 3)
 	// Output: 12 joints for 12 true ones; ACCU below 0.1%: true; joint error below 3%: true

@@ -59,7 +59,7 @@ func TestSkinnedCharacters(t *testing.T) {
 				t.Fatal(err)
 			}
 			rep := check(t, in.Sequence, r)
-			je := metric.JointError(metric.Heads(&r.Skeleton), metric.Heads(&in.Truth.Skeleton), rep.Diagonal)
+			je := metric.JointError(metric.Heads(&r.Skeleton), metric.DeformingHeads(in.Truth), rep.Diagonal)
 			t.Logf("%s: %d bones (true %d), joint error%% %.2f, ACCU%% %.3f", tc.name, rep.Bones, in.Truth.Skeleton.Len(), je, rep.ACCUPercent)
 			if je > tc.max || rep.ACCUPercent > 0.6 {
 				t.Errorf("joint error%% %.2f (bound %.1f), ACCU%% %.3f", je, tc.max, rep.ACCUPercent)
