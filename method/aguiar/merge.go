@@ -25,7 +25,10 @@ import (
 // of its vertices from their centroid, at least minSize, so tol reads as
 // an angle in radians). The most redundant patch goes first; its vertices go to the
 // neighbour whose blend weight is larger, which puts the boundary in the
-// middle of the blend, where the skin's dominant bone changes.
+// middle of the blend, where the skin's dominant bone changes. A patch of
+// fewer than three vertices (nearest-seed triangles leave such slivers on
+// coarse meshes, where three or more bones blend) has no rigid motion of
+// its own and goes first, to its best account whatever its score.
 func merge(m *skinning.Model, tris [][3]int, vertex, tri []int32, k int, tol, minSize float64) int {
 	if k < 2 || tol <= 0 {
 		return k
@@ -70,7 +73,13 @@ func merge(m *skinning.Model, tris [][3]int, vertex, tri []int32, k int, tol, mi
 		})
 		p := -1
 		for c := range best {
-			if len(members[c]) > 0 && best[c].a >= 0 && best[c].score < tol && (p < 0 || best[c].score < best[p].score) {
+			if len(members[c]) == 0 || best[c].a < 0 {
+				continue
+			}
+			if len(members[c]) < minRigid {
+				best[c].score = -1 // no rigid motion of its own
+			}
+			if best[c].score < tol && (p < 0 || best[c].score < best[p].score) {
 				p = c
 			}
 		}
@@ -116,6 +125,10 @@ func merge(m *skinning.Model, tris [][3]int, vertex, tri []int32, k int, tol, mi
 	}
 	return renumber(vertex, tri, k)
 }
+
+// minRigid is the fewest vertices that determine a rigid motion (three
+// not on one line): a patch with fewer cannot be a bone.
+const minRigid = 3
 
 // explanation is the best account of a patch by its neighbours: its
 // vertices move as blends of a's and b's motions (b < 0: as a alone).

@@ -70,3 +70,53 @@ func TestMerge(t *testing.T) {
 		})
 	}
 }
+
+// TestMergeLoneVertices gives two single vertices patches of their own
+// (and their triangle fans) on the three-bone tube: with a tolerance nothing else meets, merging
+// still folds them (fewer than three vertices have no rigid motion to
+// place a joint by) and keeps the three bones.
+func TestMergeLoneVertices(t *testing.T) {
+	tube := testrig.Tube(t, 24, linalg.Vec3{})
+	s := testrig.Play(t, tube)
+	p, err := newProblem(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := p.m
+	vertex := make([]int32, m.N)
+	lone := []int{-1, -1} // one near the first joint, one inside the last bone
+	for i := range vertex {
+		x := s.Rest.Verts[i][0]
+		if x >= 1 {
+			vertex[i]++
+		}
+		if x >= 2 {
+			vertex[i]++
+		}
+		if lone[0] < 0 && x > 0.95 && x < 1.05 {
+			lone[0] = i
+		}
+		if lone[1] < 0 && x > 2.4 && x < 2.6 {
+			lone[1] = i
+		}
+	}
+	if lone[0] < 0 || lone[1] < 0 {
+		t.Fatalf("no vertex to single out: %v", lone)
+	}
+	for j, i := range lone {
+		vertex[i] = int32(3 + j)
+	}
+	// Their fans are theirs too, as nearest-seed triangles can make them.
+	tri := make([]int32, len(p.w.Tris))
+	for f, tr := range p.w.Tris {
+		tri[f] = majority(vertex[tr[0]], vertex[tr[1]], vertex[tr[2]])
+		for j, i := range lone {
+			if tr[0] == i || tr[1] == i || tr[2] == i {
+				tri[f] = int32(3 + j)
+			}
+		}
+	}
+	if k := merge(m, p.w.Tris, vertex, tri, 5, 1e-9, 0); k != 3 {
+		t.Fatalf("%d patches after merging, want 3", k)
+	}
+}

@@ -34,19 +34,20 @@ func TestHorseGallop(t *testing.T) {
 
 // TestSkinnedCharacters rigs the sampled animations of the skinned glTF
 // characters and measures joint error against each file's own rig. The
-// issue's target is ≤ 3; two files cannot reach it with the paper's
-// skeleton, whose joints sit between moving parts: Fox's truth has two
-// joints on the ground under the animal (0.97 of its error alone, 3.2 with
-// its own skin's segmentation), and RiggedSimple's root is the base of its
-// cylinder, a quarter of its height from any bending joint (≥ 3.1). Their
-// bounds only guard against worse.
+// issue's target is ≤ 3; two files miss it. Fox (290 welded vertices, a
+// smooth skin) leaves patches whose boundaries blend three or more bones,
+// so its joints between patches land off the true ones (3.6).
+// RiggedSimple's root is the static base of its cylinder, a quarter of
+// its height from any bending joint (≥ 3.1 with any root at the center of
+// gravity, as §5 puts it), and its smooth skin splits the blend rings
+// into half-ring patches. Their bounds only guard against worse.
 func TestSkinnedCharacters(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		max  float64
 	}{
 		{"CesiumMan", 3},
-		{"Fox", 4.6},
+		{"Fox", 3.9},
 		{"RiggedSimple", 6},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -60,7 +61,7 @@ func TestSkinnedCharacters(t *testing.T) {
 			}
 			rep := check(t, in.Sequence, r)
 			je := metric.JointError(metric.Heads(&r.Skeleton), metric.DeformingHeads(in.Truth), rep.Diagonal)
-			t.Logf("%s: %d bones (true %d), joint error%% %.2f, ACCU%% %.3f", tc.name, rep.Bones, in.Truth.Skeleton.Len(), je, rep.ACCUPercent)
+			t.Logf("%s: %d bones (true %d), joint error%% %.2f, ACCU%% %.3f", tc.name, rep.Bones, len(metric.DeformingHeads(in.Truth)), je, rep.ACCUPercent)
 			if je > tc.max || rep.ACCUPercent > 0.6 {
 				t.Errorf("joint error%% %.2f (bound %.1f), ACCU%% %.3f", je, tc.max, rep.ACCUPercent)
 			}
