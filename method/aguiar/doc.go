@@ -17,8 +17,11 @@
 //  2. Skeleton (§5): patches adjacent across boundary triangles, keeping
 //     the longest common boundaries where more than two meet (a maximum
 //     spanning tree of boundary lengths), the root at the patch in the
-//     center of gravity with its joint where that patch turns about, and
-//     joints by Eq. 2 — least variance of joint-to-vertex distances over
+//     center of gravity with its joint where that patch turns about (an
+//     object fixed at one patch, which stays still while the rest moves
+//     fifty times as much, is rooted at that patch's far end instead —
+//     beyond the paper, whose subjects are free bodies), and joints by
+//     Eq. 2 — least variance of joint-to-vertex distances over
 //     time plus α = 0.05 times the distance to the boundary's centroid —
 //     mapped to every frame by the patches' rigid fits.
 //  3. Motion (§6): constant bone lengths root to leaves (Eq. 3), then each

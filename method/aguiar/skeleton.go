@@ -115,8 +115,12 @@ func skeleton(m *skinning.Model, tris [][3]int, vertex, tri []int32, k int, alph
 	patch := m.FitClusters(vertex, k) // rest → frame per patch
 	center := m.BoneCentroids()
 	tree, boundary := adjacency(m.Rest, tris, m.Top, tri, k, center)
-	root := rootPatch(m.Rest, tris, vertex)
 	samples := sampleVertices(vertex, k, 64)
+	root := anchorPatch(m, patch, samples)
+	anchored := root >= 0
+	if !anchored {
+		root = rootPatch(m.Rest, tris, vertex)
+	}
 	h := skinning.Hierarchy{Parent: make([]int32, k), Head: make([]linalg.Vec3, k)}
 	parent, order := spantree.Root(k, tree, root)
 	for _, x := range order {
@@ -130,8 +134,42 @@ func skeleton(m *skinning.Model, tris [][3]int, vertex, tri []int32, k int, alph
 		key := [2]int32{int32(min(p, x)), int32(max(p, x))}
 		h.Head[x] = jointRest(m, patch, p, x, samples, boundary[key], alpha)
 	}
+	if anchored {
+		h.Head[root] = anchorHead(m.Rest, vertex, root, center[root], h)
+	}
 	h.Prior = append([]linalg.Vec3(nil), h.Head...)
 	return h, patch, center
+}
+
+// anchorHead places an anchored root's joint where the object is fixed:
+// the far end of the still patch from its children's joints, on the line
+// from their mean through the patch's center (a fixed patch turns about
+// no point, so rootHead has nothing to find).
+func anchorHead(rest []linalg.Vec3, vertex []int32, r int, center linalg.Vec3, h skinning.Hierarchy) linalg.Vec3 {
+	var joints linalg.Vec3
+	n := 0
+	for x, p := range h.Parent {
+		if int(p) == r {
+			joints = joints.Add(h.Head[x])
+			n++
+		}
+	}
+	if n == 0 {
+		return center
+	}
+	dir := center.Sub(joints.Scale(1 / float64(n)))
+	l := dir.Norm()
+	if l == 0 {
+		return center
+	}
+	dir = dir.Scale(1 / l)
+	var reach float64
+	for i, c := range vertex {
+		if int(c) == r {
+			reach = math.Max(reach, rest[i].Sub(center).Dot(dir))
+		}
+	}
+	return center.Add(dir.Scale(reach))
 }
 
 // rootHead places the root's joint, which §5 leaves open (the root only
@@ -180,4 +218,45 @@ func rootHead(m *skinning.Model, patch []linalg.Affine, r int, vertex []int32, c
 		return center
 	}
 	return c
+}
+
+// anchorStill is how much less than the liveliest patch an anchor patch
+// moves (RMS displacement over its samples and frames).
+const anchorStill = 0.02
+
+// anchorPatch returns the patch an anchored object hangs from — one that
+// stays where it is in every frame while the rest moves at least
+// 1/anchorStill times as much (a prop fixed at its base, RiggedSimple's
+// cylinder) — or −1 for a free body. §5's center of gravity presumes a
+// free body, a character; an anchored one turns about its fixed part,
+// which is where an artist roots it.
+func anchorPatch(m *skinning.Model, patch []linalg.Affine, samples [][]int) int {
+	move := make([]float64, m.B)
+	for c, vs := range samples {
+		if len(vs) == 0 {
+			move[c] = math.Inf(1)
+			continue
+		}
+		var s float64
+		for f := 0; f < m.F; f++ {
+			for _, v := range vs {
+				s += patch[f*m.B+c].Apply(m.Rest[v]).Sub(m.Rest[v]).Norm2()
+			}
+		}
+		move[c] = math.Sqrt(s / float64(m.F*len(vs)))
+	}
+	still, lively := -1, 0.0
+	for c, x := range move {
+		if math.IsInf(x, 1) {
+			continue
+		}
+		lively = math.Max(lively, x)
+		if still < 0 || x < move[still] {
+			still = c
+		}
+	}
+	if still < 0 || lively == 0 || move[still] > anchorStill*lively {
+		return -1
+	}
+	return still
 }

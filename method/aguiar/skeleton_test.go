@@ -1,8 +1,11 @@
 package aguiar
 
 import (
+	"context"
 	"math"
 	"testing"
+
+	"github.com/meshrig/meshrig/internal/testrig"
 
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/method/skinning"
@@ -47,6 +50,40 @@ func TestRootHead(t *testing.T) {
 			}
 			if got := rootHead(m, patch, 0, vertex, center); got.Dist(tc.want) > tc.tol {
 				t.Errorf("root joint at %v, want %v (±%.3g)", got, tc.want, tc.tol)
+			}
+		})
+	}
+}
+
+// TestAnchoredRoot holds the three-bone tube's first bone still (a prop
+// fixed at x = 0): the rig roots there, at the fixed end, instead of at
+// the center of gravity. The free tube, whose root travels and turns, is
+// not anchored.
+func TestAnchoredRoot(t *testing.T) {
+	for _, tc := range []struct {
+		name     string
+		anchored bool
+	}{{"anchored", true}, {"free", false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			tube := testrig.Tube(t, 24, linalg.Vec3{})
+			if tc.anchored {
+				c := &tube.Clips[0]
+				for f := 0; f < c.Frames; f++ {
+					c.Rotation[f*3] = linalg.IdentityQuat
+					c.Translation[f*3] = linalg.Vec3{}
+				}
+			}
+			s := testrig.Play(t, tube)
+			r, err := Rig(context.Background(), s, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			head := r.Skeleton.Joints[0].Head
+			if tc.anchored && head.Dist(linalg.Vec3{}) > 0.1 {
+				t.Errorf("anchored tube's root at %v, want its fixed end (0, 0, 0)", head)
+			}
+			if !tc.anchored && head[0] < 0.5 {
+				t.Errorf("free tube's root at %v, at the end", head)
 			}
 		})
 	}
