@@ -6,6 +6,7 @@ import (
 
 	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/metric"
+	"github.com/meshrig/meshrig/seq"
 )
 
 var kinds = []Kind{Biped, Quadruped, Hand, Snake}
@@ -149,5 +150,58 @@ func BenchmarkGenerate(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+func TestSplit(t *testing.T) {
+	r, err := Generate(Snake, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := Sequence(r)
+	n, nt := s.N(), len(s.Rest.Tris)
+	// Two pieces, cut across the middle of the body.
+	cut := Split(s, func(t int) int {
+		if s.Rest.Verts[s.Rest.Tris[t][0]][0] < 0 {
+			return 0
+		}
+		return 1
+	})
+	soup := Soup(s)
+	for _, tc := range []struct {
+		name       string
+		out        *seq.Sequence
+		components int
+	}{{"cut", cut, 2}, {"soup", soup, nt}} {
+		out := tc.out
+		if err := out.Validate(); err != nil {
+			t.Fatalf("%s: %v", tc.name, err)
+		}
+		if len(out.Rest.Tris) != nt || out.F() != s.F() || out.N() <= n {
+			t.Fatalf("%s: %d vertices, %d triangles, %d frames", tc.name, out.N(), len(out.Rest.Tris), out.F())
+		}
+		if c := mesh.NewTopology(out.Rest).NumComponents; c != tc.components {
+			t.Errorf("%s: %d components, want %d", tc.name, c, tc.components)
+		}
+		// Every corner is where the original's is, in every frame, and
+		// the first n vertices are the original's.
+		for tr, tri := range out.Rest.Tris {
+			for k, v := range tri {
+				o := s.Rest.Tris[tr][k]
+				for f := 0; f < s.F(); f++ {
+					if out.Frames[f*out.N()+v] != s.Frames[f*n+o] {
+						t.Fatalf("%s: triangle %d corner %d moves apart in frame %d", tc.name, tr, k, f)
+					}
+				}
+			}
+		}
+		for i := 0; i < n; i++ {
+			if out.Rest.Verts[i] != s.Rest.Verts[i] {
+				t.Fatalf("%s: vertex %d moved", tc.name, i)
+			}
+		}
+	}
+	if soup.N() != 3*nt {
+		t.Errorf("soup: %d vertices, want 3 per triangle (%d)", soup.N(), 3*nt)
 	}
 }
