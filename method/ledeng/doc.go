@@ -18,7 +18,11 @@
 //     intermediate free transforms — fits the input.
 //
 // All work happens in unit-sphere coordinates (method.UnitSphere) so the
-// paper's parameters mean the same on every model. Loops run on every
+// paper's parameters mean the same on every model, and on the mesh welded
+// along its seams (method/weld: a triangle soup or a mesh cut along
+// texture seams is one surface for patches and smoothness); every input
+// vertex then takes its welded vertex's weights, and the last rotation
+// fit sees them all. Loops run on every
 // core with fixed chunking, so a seed and an input give the same rig
 // whatever GOMAXPROCS is.
 package ledeng

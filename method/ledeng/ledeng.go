@@ -9,6 +9,7 @@ import (
 	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/method"
 	"github.com/meshrig/meshrig/method/skinning"
+	"github.com/meshrig/meshrig/method/weld"
 	"github.com/meshrig/meshrig/rig"
 	"github.com/meshrig/meshrig/seq"
 )
@@ -44,15 +45,13 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 		return nil, err
 	}
 	us := method.NewUnitSphere(s.Rest.Verts)
-	p := &problem{&skinning.Model{
-		N: s.N(), F: s.F(),
-		Rest:   us.To(nil, s.Rest.Verts),
-		Frames: us.To(nil, s.Frames),
-		Top:    mesh.NewTopology(s.Rest),
-	}}
+	full := &skinning.Model{N: s.N(), F: s.F(), Rest: us.To(nil, s.Rest.Verts), Frames: us.To(nil, s.Frames)}
+	// p is the welded model every step works on; the rig is carried to
+	// the input's vertices (full) at the end.
+	p, w := weldModel(s, full, opt.Notes)
 	if p.rigidMotion() {
 		opt.Notes.Add("the animation moves as one rigid body (or not at all): one bone")
-		return p.oneBone(s, us, opt)
+		return p.oneBone(s, us, full, w, opt)
 	}
 
 	frames := p.SampleFrames(opt.SampleFrames)
@@ -72,6 +71,10 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 		for it := 0; it < 2; it++ {
 			ws.update(sweeps)
 			p.UpdateTransforms(0, nil)
+		}
+		if full := p.spread(full, w); full != p.Model {
+			full.UpdateTransforms(0, nil)
+			return full.FreeRig(s, us)
 		}
 		return p.FreeRig(s, us)
 	}
@@ -95,6 +98,11 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 		ws.update(sweeps)
 	}
 	p.FitRotations(h, finalSweeps)
+	// The input's every vertex, seam copies included, in the last fit.
+	if full := p.spread(full, w); full != p.Model {
+		full.FitRotations(h, finalSweeps)
+		p = &problem{full}
+	}
 	r := p.SkeletalRig(h, s)
 	us.RigFrom(r, s.Rest)
 	return r, r.Validate()
@@ -243,7 +251,10 @@ func (p *problem) rigidMotion() bool {
 }
 
 // oneBone rigs everything to a single root joint at the rest centroid.
-func (p *problem) oneBone(s *seq.Sequence, us method.UnitSphere, opt Options) (*rig.Rig, error) {
+func (p *problem) oneBone(s *seq.Sequence, us method.UnitSphere, full *skinning.Model, w *weld.Result, opt Options) (*rig.Rig, error) {
+	if w != nil { // no topology needed: rig the input's vertices
+		p = &problem{full}
+	}
 	label := make([]int32, p.N)
 	p.B = 1
 	p.M = p.FitClusters(label, 1)
