@@ -36,7 +36,7 @@ func TestHorseGallop(t *testing.T) {
 // characters and measures joint error against each file's own rig. The
 // issue's target is ≤ 3. Fox misses it: on its 290 welded vertices and
 // smooth skin the patches' boundaries blend three or more bones, so the
-// joints between patches land off the true ones (3.6); its bound only
+// joints between patches land off the true ones (3.04); its bound only
 // guards against worse. RiggedSimple's cylinder is fixed at its base,
 // which roots it (anchorPatch).
 func TestSkinnedCharacters(t *testing.T) {
@@ -45,7 +45,7 @@ func TestSkinnedCharacters(t *testing.T) {
 		max  float64
 	}{
 		{"CesiumMan", 3},
-		{"Fox", 3.9},
+		{"Fox", 3.3},
 		{"RiggedSimple", 3},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -58,51 +58,77 @@ func adjacency(rest []linalg.Vec3, tris [][3]int, top *mesh.Topology, tri []int3
 // reference pose: the point whose distance to the other patch's sample
 // vertices varies least over time, each patch's motion factored out by
 // its own rigid fit, plus alpha·|c − b|² toward the boundary centroid.
+//
 // The distance variance is taken on squared distances, which makes the
-// problem linear: var_t |c − x_t|² = var_t(|x_t|² − 2c·x_t).
+// problem linear: var_t |c − x_t|² = var_t(|x_t|² − 2c·x_t). Since
+// var(d²) ≈ 4·d̄²·var(d), each sample's term is divided by 4·d̄², its
+// mean squared distance from the joint, so that the data term weighs
+// against alpha as the paper's variance of distances does (undivided,
+// far samples dominate and alpha's pull grows with the part's size); d̄
+// is taken at the previous solution, from the boundary centroid on.
 func jointRest(m *skinning.Model, fit []linalg.Affine, a, b int, samples [][]int, boundary linalg.Vec3, alpha float64) linalg.Vec3 {
-	var A linalg.Mat3
-	var r linalg.Vec3
+	// Every sample's frames seen from the other patch's rest frame.
+	type track struct {
+		xs    []linalg.Vec3
+		mean  linalg.Vec3
+		mean2 float64
+	}
+	var tracks []track
 	add := func(own, other int) {
-		// The other patch's vertices seen from own's rest frame.
 		for _, v := range samples[other] {
-			var mean linalg.Vec3
-			var mean2 float64
-			xs := make([]linalg.Vec3, m.F)
+			tr := track{xs: make([]linalg.Vec3, m.F)}
 			for f := 0; f < m.F; f++ {
 				inv, ok := fit[f*m.B+own].Inverse()
 				if !ok {
 					inv = linalg.IdentityAffine()
 				}
 				x := inv.Apply(m.Frames[f*m.N+v])
-				xs[f] = x
-				mean = mean.Add(x)
-				mean2 += x.Norm2()
+				tr.xs[f] = x
+				tr.mean = tr.mean.Add(x)
+				tr.mean2 += x.Norm2()
 			}
-			mean = mean.Scale(1 / float64(m.F))
-			mean2 /= float64(m.F)
-			for _, x := range xs {
-				y := x.Sub(mean)
-				g := x.Norm2() - mean2
-				A = A.Add(linalg.Outer(y, y).Scale(2 / float64(m.F)))
-				r = r.Add(y.Scale(g / float64(m.F)))
-			}
+			tr.mean = tr.mean.Scale(1 / float64(m.F))
+			tr.mean2 /= float64(m.F)
+			tracks = append(tracks, tr)
 		}
 	}
 	add(a, b)
 	add(b, a)
-	// Each half of Eq. 2 carries ½; scale the data term to it.
-	A, r = A.Scale(0.5), r.Scale(0.5)
-	for k := 0; k < 3; k++ {
-		A[k][k] += alpha
+	// Squared distances below this (in the unit sphere's units) count as
+	// this: a sample at the joint carries no more weight than one nearby.
+	const minDist2 = 1e-4
+	c := boundary
+	for pass := 0; pass < jointPasses; pass++ {
+		var A linalg.Mat3
+		var r linalg.Vec3
+		for _, tr := range tracks {
+			d2 := math.Max(tr.mean2-2*c.Dot(tr.mean)+c.Norm2(), minDist2)
+			w := 1 / (4 * d2 * float64(m.F))
+			for _, x := range tr.xs {
+				y := x.Sub(tr.mean)
+				g := x.Norm2() - tr.mean2
+				A = A.Add(linalg.Outer(y, y).Scale(2 * w))
+				r = r.Add(y.Scale(g * w))
+			}
+		}
+		// Each half of Eq. 2 carries ½; scale the data term to it.
+		A, r = A.Scale(0.5), r.Scale(0.5)
+		for k := 0; k < 3; k++ {
+			A[k][k] += alpha
+		}
+		r = r.Add(boundary.Scale(alpha))
+		inv, ok := A.Inverse()
+		if !ok {
+			return c
+		}
+		c = inv.MulVec(r)
 	}
-	r = r.Add(boundary.Scale(alpha))
-	inv, ok := A.Inverse()
-	if !ok {
-		return boundary
-	}
-	return inv.MulVec(r)
+	return c
 }
+
+// jointPasses is how many times jointRest reweighs its samples by their
+// distance from the joint found so far.
+const jointPasses = 3
 
 // skeleton builds the hierarchy of k patches (§5): topology from the
 // patch boundaries, the root patch at the center of gravity, and every
