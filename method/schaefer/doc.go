@@ -10,7 +10,10 @@
 //  2. Weights (§4): per vertex, least squares with weights summing to one,
 //     made non-negative and at most four by repeatedly zeroing the most
 //     negative (then the smallest) weight; influence maps flooded from each
-//     bone's heaviest vertex; a re-solve restricted to the maps.
+//     bone's heaviest vertex; a re-solve restricted to the maps. Beyond
+//     the paper, bones whose weights add up to less than one vertex are
+//     dropped and the weights solved again: nothing would place their
+//     joints.
 //  3. Skeleton (§5): connectivity as the maximum spanning tree of the
 //     weight graph, the root at the bone whose faces' center of mass is
 //     nearest the model's, and joints by Eq. 6 — the least-norm solution

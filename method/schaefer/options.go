@@ -5,7 +5,8 @@ import "github.com/meshrig/meshrig/method"
 // Options controls the method. The zero value gives the defaults.
 type Options struct {
 	// Bones stops face clustering at this many clusters (bones). 0 stops
-	// by Tolerance instead.
+	// by Tolerance instead. Bones that then carry less than one vertex's
+	// weight are dropped.
 	Bones int
 	// Tolerance stops clustering before a merge whose cluster would fit
 	// its poses worse than this RMS distance, in percent of the rest

@@ -64,13 +64,14 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 	solveWeights(m, nil, opt.MaxInfluences)
 	allowed := influenceMaps(m)
 	solveWeights(m, allowed, opt.MaxInfluences)
+	allowed = dropUnused(m, faceBone, allowed, opt.MaxInfluences)
 	if opt.Free {
 		return m.FreeRig(s, us)
 	}
 	// §5: skeleton.
 	areas := vertexAreas(s.Rest)
 	tree := connectivity(m, areas, opt.AreaWeighted)
-	h := hierarchy(m, tree, rootBone(s.Rest, faceBone, nb))
+	h := hierarchy(m, tree, rootBone(s.Rest, faceBone, m.B))
 	m.Constrain(h)
 	if opt.Refine > 0 {
 		// Two rotation sweeps a round, as few as the method needs: its speed

@@ -50,7 +50,7 @@ func connectivity(m *skinning.Model, areas []float64, areaWeighted bool) []spant
 }
 
 // rootBone returns the bone whose faces' center of mass is nearest the
-// whole rest mesh's (§5.1).
+// whole rest mesh's (§5.1); faces of bone -1 (dropped) count for the mesh only.
 func rootBone(rest *mesh.Mesh, faceBone []int32, bones int) int32 {
 	areas := mesh.FaceAreas(rest.Verts, rest.Tris)
 	com := make([]linalg.Vec3, bones)
@@ -59,10 +59,12 @@ func rootBone(rest *mesh.Mesh, faceBone []int32, bones int) int32 {
 	var total float64
 	for t, tr := range rest.Tris {
 		c := rest.Verts[tr[0]].Add(rest.Verts[tr[1]]).Add(rest.Verts[tr[2]]).Scale(areas[t] / 3)
-		com[faceBone[t]] = com[faceBone[t]].Add(c)
-		mass[faceBone[t]] += areas[t]
 		all = all.Add(c)
 		total += areas[t]
+		if j := faceBone[t]; j >= 0 {
+			com[j] = com[j].Add(c)
+			mass[j] += areas[t]
+		}
 	}
 	if total > 0 {
 		all = all.Scale(1 / total)
