@@ -19,6 +19,11 @@
 //     nearest the model's, and joints by Eq. 6 — the least-norm solution
 //     through a pseudo-inverse around the weight-based estimate x̂.
 //
+// All of it works on the mesh welded along its seams (method/weld), so a
+// triangle soup or a mesh cut along texture seams is one surface for face
+// adjacency and influence maps; every input vertex then takes its welded
+// vertex's weights, and the last rotation fit sees them all.
+//
 // The skeleton is then exported as a joint-rotation hierarchy, its
 // rotations, joints and weights fitted on that parameterization
 // (method/skinning), so errors are those of the rig as written.

@@ -33,20 +33,23 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 		return nil, err
 	}
 	us := method.NewUnitSphere(s.Rest.Verts)
-	top := mesh.NewTopology(s.Rest)
-	m := &skinning.Model{N: s.N(), F: s.F(), Rest: us.To(nil, s.Rest.Verts), Frames: us.To(nil, s.Frames), Top: top}
 	if len(s.Rest.Tris) == 0 {
 		return nil, fmt.Errorf("the mesh has no faces to cluster")
 	}
+	full := &skinning.Model{N: s.N(), F: s.F(), Rest: us.To(nil, s.Rest.Verts), Frames: us.To(nil, s.Frames)}
+	// m and rest are the welded model and mesh every step works on; the
+	// rig is carried to the input's vertices (full) at the end.
+	m, rest, w := weldModel(s, full, opt.Notes)
+	top := m.Top
 	// §3: face clustering on (at most clusterFrames) frames.
 	c := m
 	if sub := m.SampleFrames(clusterFrames); len(sub) < m.F {
 		c = m.Subset(sub)
 	}
-	refs := faceREFs(c, s.Rest.Tris)
+	refs := faceREFs(c, rest.Tris)
 	d := mesh.Diagonal(c.Rest) // in unit-sphere units
 	maxErr := math.Pow(opt.Tolerance/100*d, 2) * float64(c.F)
-	faceBone, nb, err := clusterFaces(ctx, refs, c.F, faceGraph(s.Rest, top), opt.Bones, maxErr, opt.MaxBones,
+	faceBone, nb, err := clusterFaces(ctx, refs, c.F, faceGraph(rest, top), opt.Bones, maxErr, opt.MaxBones,
 		func(done, total int) { opt.Progress.Report("face clustering", done, total) })
 	if err != nil {
 		return nil, err
@@ -59,19 +62,19 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 	}
 	// Bone transforms on every frame from the clusters' functions.
 	m.B = nb
-	m.M = boneTransforms(m, s.Rest.Tris, faceBone, nb)
+	m.M = boneTransforms(m, rest.Tris, faceBone, nb)
 	// §4: weights, influence maps, weights again.
 	solveWeights(m, nil, opt.MaxInfluences)
 	allowed := influenceMaps(m)
 	solveWeights(m, allowed, opt.MaxInfluences)
 	allowed = dropUnused(m, faceBone, allowed, opt.MaxInfluences)
 	if opt.Free {
-		return m.FreeRig(s, us)
+		return spread(m, full, w).FreeRig(s, us)
 	}
 	// §5: skeleton.
-	areas := vertexAreas(s.Rest)
+	areas := vertexAreas(rest)
 	tree := connectivity(m, areas, opt.AreaWeighted)
-	h := hierarchy(m, tree, rootBone(s.Rest, faceBone, m.B))
+	h := hierarchy(m, tree, rootBone(rest, faceBone, m.B))
 	m.Constrain(h)
 	if opt.Refine > 0 {
 		// Two rotation sweeps a round, as few as the method needs: its speed
@@ -82,6 +85,13 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 			return nil, err
 		}
 		m.FitRotations(h, refineSweeps)
+	}
+	// The input's every vertex, seam copies included, in the last fit.
+	if f := spread(m, full, w); f != m {
+		if opt.Refine > 0 {
+			f.FitRotations(h, refineSweeps)
+		}
+		m = f
 	}
 	r := m.SkeletalRig(h, s)
 	us.RigFrom(r, s.Rest)
