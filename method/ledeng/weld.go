@@ -11,7 +11,7 @@ import (
 )
 
 // weldModel returns the problem the method works on: full itself (with
-// the input's topology) when no two vertices coincide, else the model of
+// the input's topology) when no seam is to be welded, else the model of
 // the welded mesh (method/weld), so a mesh cut along seams is one surface
 // for the patches (§4) and the rigidness Laplacian (§6.1). The weld is
 // nil in the first case.

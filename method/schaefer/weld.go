@@ -12,7 +12,7 @@ import (
 )
 
 // weldModel returns the model and rest mesh (model units) the method
-// works on: full itself and s.Rest when no two vertices coincide, else
+// works on: full itself and s.Rest when no seam is to be welded, else
 // those of the welded mesh (method/weld), so a mesh cut along seams is one
 // surface for face adjacency (§3) and influence maps (§4). The weld is nil
 // in the first case.
