@@ -32,6 +32,10 @@
 //     at the centre of the mesh region collapsed into it (the Collada
 //     paper's "every control point is shifted into the center of its
 //     local mesh area"), so costs measure the skeleton that is returned.
+//     Collapses out of a node whose mesh region is a plate seen from
+//     both sides (normals along one axis, both ways: an ear, a fin)
+//     cost a hundredth (flat.go), so a plate's contracted sheet ends as
+//     a joint or two, not a tree of branches.
 //  4. Embedding (Collada §5, embed.go): each joint is the area-weighted
 //     centre of its mesh region; the root is the joint whose region
 //     encloses the most volume. A mesh that collapses to fewer nodes than
@@ -42,7 +46,9 @@
 // later iterations mostly shorten limbs and fold needle triangles);
 // cotangents of needle triangles are scaled down per triangle, not
 // clamped per angle, so L stays positive semi-definite; W_L is capped at
-// 2048·W_L⁰ and W_H at 10⁴·W_H⁰, as in Au et al.'s implementation.
+// 2048·W_L⁰ and W_H at 10⁴·W_H⁰, as in Au et al.'s implementation;
+// plates, which contract to sheets with no curve skeleton, are
+// simplified first (the papers give sheets no special treatment).
 //
 // Example:
 //

@@ -35,6 +35,11 @@ type graph struct {
 	sample []linalg.Vec3
 	mass   []float64
 	at     []int32
+	// Each sample's share of its triangles' normals (a third of each
+	// triangle's area): Σ area·n and Σ area·n·nᵀ, so a region's normal
+	// spread tells a plate from a tube (see flat).
+	nsum []linalg.Vec3
+	ncov []sym3
 	// What was done, for Notes.
 	welded, split, pinched, unused, holes, components, subdivided, decimated int
 }
@@ -109,6 +114,7 @@ func newGraph(pos []linalg.Vec3, tris [][3]int, split float64, minVertices, maxV
 		g.pos, g.tris, to = decimate(vpos, vtris, maxVertices)
 		g.decimated = len(vpos)
 		g.sample, g.mass, g.at = vpos, mesh.Mass(vpos, vtris), to
+		g.nsum, g.ncov = normalSpread(vpos, vtris)
 	default:
 		for len(g.pos) < minVertices && 4*len(g.pos) <= maxVertices {
 			g.pos, g.tris = subdivide(g.pos, g.tris)
@@ -117,6 +123,7 @@ func newGraph(pos []linalg.Vec3, tris [][3]int, split float64, minVertices, maxV
 	}
 	if g.sample == nil {
 		g.sample, g.mass = g.pos, mesh.Mass(g.pos, g.tris)
+		g.nsum, g.ncov = normalSpread(g.pos, g.tris)
 		g.at = make([]int32, len(g.pos))
 		for i := range g.at {
 			g.at[i] = int32(i)

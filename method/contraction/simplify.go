@@ -37,6 +37,11 @@ type simplifier struct {
 	centred bool
 	msum    []linalg.Vec3
 	mass    []float64
+	// The normal sums of each node's mesh region and whether it is a
+	// plate (see flat): collapses out of a plate node are discounted.
+	nsum  []linalg.Vec3
+	ncov  []sym3
+	plate []bool
 }
 
 // newSimplifier starts from the graph's faces and join edges at the
@@ -56,6 +61,9 @@ func newSimplifier(g *graph, pos []linalg.Vec3, opt Options) *simplifier {
 		size:     make([]int32, n),
 		alive:    make([]bool, n),
 		stamp:    make([]uint32, n),
+		nsum:     make([]linalg.Vec3, n),
+		ncov:     make([]sym3, n),
+		plate:    make([]bool, n),
 		nodes:    n,
 		nfaces:   len(g.tris),
 		shape:    opt.ShapeWeight,
@@ -79,6 +87,13 @@ func newSimplifier(g *graph, pos []linalg.Vec3, opt Options) *simplifier {
 	}
 	for _, e := range g.joins {
 		link(int32(e[0]), int32(e[1]))
+	}
+	for k, v := range g.at {
+		s.nsum[v] = s.nsum[v].Add(g.nsum[k])
+		s.ncov[v].add(&g.ncov[k])
+	}
+	for i := range s.plate {
+		s.plate[i] = flat(s.nsum[i], &s.ncov[i])
 	}
 	par.For(n, 2048, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
@@ -145,7 +160,8 @@ func (s *simplifier) closesLoop(i, j int32) bool {
 // the shape cost F_a = F_i(v_j) + F_j(v_j), the squared distances of j's
 // position from all lines i and j stand for, plus the sampling cost
 // F_b = |v_i − v_j|·Σ_k |v_i − v_k| over i's neighbours, which keeps
-// collapses from making long bones (the Collada paper's Eq. 3 and 4).
+// collapses from making long bones (the Collada paper's Eq. 3 and 4);
+// a fraction of that when i stands for a plate (see flat).
 func (s *simplifier) cost(i, j int32) float64 {
 	pj := s.pos[j]
 	if s.centred {
@@ -157,7 +173,11 @@ func (s *simplifier) cost(i, j int32) float64 {
 		sum += s.pos[i].Dist(s.pos[k])
 	}
 	fb := s.pos[i].Dist(pj) * sum
-	return s.shape*fa + s.sampling*fb
+	c := s.shape*fa + s.sampling*fb
+	if s.plate[i] {
+		c *= flatDiscount
+	}
+	return c
 }
 
 // collapse merges i into j.
@@ -185,6 +205,9 @@ func (s *simplifier) collapse(i, j int32) {
 	}
 	s.q[j].add(&s.q[i])
 	s.size[j] += s.size[i]
+	s.nsum[j] = s.nsum[j].Add(s.nsum[i])
+	s.ncov[j].add(&s.ncov[i])
+	s.plate[j] = flat(s.nsum[j], &s.ncov[j])
 	if s.centred {
 		s.msum[j] = s.msum[j].Add(s.msum[i])
 		s.mass[j] += s.mass[i]
