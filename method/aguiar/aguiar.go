@@ -10,6 +10,7 @@ import (
 	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/method"
 	"github.com/meshrig/meshrig/method/skinning"
+	"github.com/meshrig/meshrig/method/weld"
 	"github.com/meshrig/meshrig/rig"
 	"github.com/meshrig/meshrig/seq"
 )
@@ -48,14 +49,14 @@ type problem struct {
 	s    *seq.Sequence
 	us   method.UnitSphere
 	full *skinning.Model
-	w    welded
+	w    weld.Result
 	m    *skinning.Model
 }
 
 func newProblem(s *seq.Sequence) (*problem, error) {
 	us := method.NewUnitSphere(s.Rest.Verts)
 	full := &skinning.Model{N: s.N(), F: s.F(), Rest: us.To(nil, s.Rest.Verts), Frames: us.To(nil, s.Frames)}
-	w := weld(full.Rest, full.Frames, s.Rest.Tris, s.F(), weldTolerance, tearTolerance)
+	w := weld.Weld(full.Rest, full.Frames, s.Rest.Tris, s.F(), weld.Tolerance, weld.Tear)
 	if len(w.Tris) == 0 {
 		return nil, fmt.Errorf("every face of the mesh is degenerate")
 	}
@@ -76,12 +77,8 @@ func (p *problem) rig(ctx context.Context, vertex, tri []int32, k int, opt Optio
 	// Every input vertex takes its welded vertex's weights; the fit of
 	// the exported rig sees them all.
 	full.B, full.M = m.B, m.M
-	full.WB = make([]int32, full.N*skinning.MaxK)
-	full.WW = make([]float64, full.N*skinning.MaxK)
-	for i, v := range p.w.Of {
-		copy(full.WB[i*skinning.MaxK:(i+1)*skinning.MaxK], m.WB[int(v)*skinning.MaxK:])
-		copy(full.WW[i*skinning.MaxK:(i+1)*skinning.MaxK], m.WW[int(v)*skinning.MaxK:])
-	}
+	full.WB = weld.Spread(&p.w, m.WB, skinning.MaxK)
+	full.WW = weld.Spread(&p.w, m.WW, skinning.MaxK)
 	// Beyond the paper: the rotations and weights fitted to the input, the
 	// weights on the bones the heat weights chose and pulled toward them;
 	// the joints stay where Eq. 2 put them.
