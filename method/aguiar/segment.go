@@ -149,13 +149,22 @@ func spectral(m *skinning.Model, seed []int, a *mat.SymDense, variation float64,
 				}
 			}
 		}
-		// k-means from ten seedings; the most rigid grouping wins.
+		// k-means from kmeansTries seedings, each with its own stream (so
+		// they run in parallel and repeat); the most rigid grouping wins,
+		// ties to the first.
+		labels := make([][]int, kmeansTries)
+		res := make([]float64, kmeansTries)
+		par.For(kmeansTries, 1, func(lo, hi int) {
+			for try := lo; try < hi; try++ {
+				rng := rand.New(rand.NewPCG(seed0, uint64(k)<<16|uint64(try)))
+				labels[try] = kmeans(y, k, k, rng)
+				res[try] = residual(m, seed, labels[try])
+			}
+		})
 		best := math.Inf(1)
-		rng := rand.New(rand.NewPCG(seed0, uint64(k)))
-		for try := 0; try < 10; try++ {
-			l := kmeans(y, k, k, rng)
-			if r := residual(m, seed, l); r < best {
-				best, label = r, l
+		for try, r := range res {
+			if r < best {
+				best, label = r, labels[try]
 			}
 		}
 		if best <= (1-variation)*total {
@@ -336,3 +345,6 @@ func patches(rest []linalg.Vec3, tris [][3]int, seed []int, class []int, k int) 
 	}
 	return vertex, tri
 }
+
+// kmeansTries is how many k-means++ seedings spectral runs for each k.
+const kmeansTries = 24

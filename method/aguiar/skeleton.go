@@ -74,15 +74,18 @@ func jointRest(m *skinning.Model, fit []linalg.Affine, a, b int, samples [][]int
 		mean2 float64
 	}
 	var tracks []track
+	inv := make([]linalg.Affine, m.F)
 	add := func(own, other int) {
+		for f := range inv {
+			var ok bool
+			if inv[f], ok = fit[f*m.B+own].Inverse(); !ok {
+				inv[f] = linalg.IdentityAffine()
+			}
+		}
 		for _, v := range samples[other] {
 			tr := track{xs: make([]linalg.Vec3, m.F)}
 			for f := 0; f < m.F; f++ {
-				inv, ok := fit[f*m.B+own].Inverse()
-				if !ok {
-					inv = linalg.IdentityAffine()
-				}
-				x := inv.Apply(m.Frames[f*m.N+v])
+				x := inv[f].Apply(m.Frames[f*m.N+v])
 				tr.xs[f] = x
 				tr.mean = tr.mean.Add(x)
 				tr.mean2 += x.Norm2()
