@@ -5,45 +5,14 @@ import (
 	"math"
 	"testing"
 
+	"github.com/meshrig/meshrig/internal/rigcheck"
 	"github.com/meshrig/meshrig/internal/testmesh"
 	"github.com/meshrig/meshrig/internal/testrig"
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/method/skinning"
 	"github.com/meshrig/meshrig/metric"
-	"github.com/meshrig/meshrig/rig"
 	"github.com/meshrig/meshrig/seq"
 )
-
-func check(t *testing.T, s *seq.Sequence, r *rig.Rig) metric.Report {
-	t.Helper()
-	if err := r.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	if !r.Skeletal() {
-		t.Error("bones are not rigid")
-	}
-	for i, in := range r.Skin {
-		var sum float64
-		n := 0
-		for _, w := range in.Weight {
-			if w < 0 {
-				t.Fatalf("vertex %d: negative weight", i)
-			}
-			if w > 0 {
-				n++
-			}
-			sum += w
-		}
-		if n == 0 || n > 4 || math.Abs(sum-1) > 1e-9 {
-			t.Fatalf("vertex %d: %d influences summing to %v", i, n, sum)
-		}
-	}
-	rep, err := metric.Compare(s, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rep
-}
 
 // tubeModel returns the known three-bone tube over frames as a model with
 // its true bone transforms, its triangles, hierarchy and bone centers.
@@ -89,7 +58,7 @@ func TestTube(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := check(t, s, r)
+	rep := rigcheck.Check(t, s, r)
 	t.Logf("tube: %d bones, RMSE%% %.3f, ACCU%% %.3f", rep.Bones, rep.RMSEPercent, rep.ACCUPercent)
 	if rep.Bones < 2 || rep.RMSEPercent > 2 {
 		t.Errorf("%d bones, RMSE%% %.3f", rep.Bones, rep.RMSEPercent)
@@ -111,7 +80,7 @@ func TestGeneratedCharacters(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep := check(t, s, r)
+			rep := rigcheck.Check(t, s, r)
 			je := metric.JointError(metric.Heads(&r.Skeleton), metric.DeformingHeads(truth), rep.Diagonal)
 			t.Logf("%s: %d bones (true %d), joint error%% %.2f, ACCU%% %.3f", k, rep.Bones, truth.Skeleton.Len(), je, rep.ACCUPercent)
 			if je > 3 || rep.ACCUPercent > 0.5 {

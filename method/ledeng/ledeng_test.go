@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/meshrig/meshrig/internal/rigcheck"
 	"github.com/meshrig/meshrig/internal/testrig"
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
@@ -15,41 +16,6 @@ import (
 	"github.com/meshrig/meshrig/seq"
 )
 
-// checkRig asserts the invariants every output must meet.
-func checkRig(t *testing.T, s *seq.Sequence, r *rig.Rig) metric.Report {
-	t.Helper()
-	if err := r.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	if !r.Skeletal() {
-		t.Error("bones are not rigid")
-	}
-	for i, in := range r.Skin {
-		var sum float64
-		n := 0
-		for _, w := range in.Weight {
-			if w < 0 {
-				t.Fatalf("vertex %d: negative weight", i)
-			}
-			if w > 0 {
-				n++
-			}
-			sum += w
-		}
-		if n == 0 || n > 4 || math.Abs(sum-1) > 1e-9 {
-			t.Fatalf("vertex %d: %d influences summing to %v", i, n, sum)
-		}
-	}
-	if len(r.Clips) != len(s.Clips) {
-		t.Fatalf("%d clips, want %d", len(r.Clips), len(s.Clips))
-	}
-	rep, err := metric.Compare(s, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rep
-}
-
 func TestTubeKnownAnswer(t *testing.T) {
 	truth := testrig.Tube(t, 30, linalg.Vec3{})
 	s := testrig.Play(t, truth)
@@ -57,7 +23,7 @@ func TestTubeKnownAnswer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := checkRig(t, s, r)
+	rep := rigcheck.Check(t, s, r)
 	t.Logf("tube: %d bones, RMSE%% %.4f, Max%% %.3f", rep.Bones, rep.RMSEPercent, rep.MaxPercent)
 	if rep.RMSEPercent > 0.1 {
 		t.Errorf("RMSE%% %.3f > 0.1 on a three-bone tube", rep.RMSEPercent)
@@ -120,7 +86,7 @@ func TestStaticInputGivesOneBone(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := checkRig(t, s, r)
+	rep := rigcheck.Check(t, s, r)
 	if rep.Bones != 1 || rep.RMSEPercent > 1e-9 {
 		t.Errorf("static input: %d bones, RMSE%% %v", rep.Bones, rep.RMSEPercent)
 	}
@@ -172,7 +138,7 @@ func TestTwoShells(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := checkRig(t, s, r)
+	rep := rigcheck.Check(t, s, r)
 	t.Logf("two shells: %d bones, RMSE%% %.4f", rep.Bones, rep.RMSEPercent)
 	if rep.RMSEPercent > 0.2 {
 		t.Errorf("RMSE%% %.3f on a tube with a sleeve", rep.RMSEPercent)
@@ -206,7 +172,7 @@ func TestMaxBonesCap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := checkRig(t, s, r)
+	rep := rigcheck.Check(t, s, r)
 	if rep.Bones > 2 {
 		t.Errorf("%d bones with MaxBones 2", rep.Bones)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/meshrig/meshrig/format"
 	_ "github.com/meshrig/meshrig/format/obj"
+	"github.com/meshrig/meshrig/internal/rigcheck"
 	"github.com/meshrig/meshrig/internal/shareddata"
 	"github.com/meshrig/meshrig/internal/testmesh"
 	"github.com/meshrig/meshrig/internal/testrig"
@@ -50,7 +51,7 @@ func TestRealSequences(t *testing.T) {
 				t.Fatal(err)
 			}
 			secs := time.Since(start).Seconds()
-			rep := checkRig(t, in.Sequence, r)
+			rep := rigcheck.Check(t, in.Sequence, r)
 			t.Logf("%s: %d bones (target ≤%d), RMSE%% %.3f (target ≤%.2f), Max%% %.2f, %.1fs",
 				tc.name, rep.Bones, tc.bones, rep.RMSEPercent, tc.rmse, rep.MaxPercent, secs)
 			if rep.Bones > tc.maxBones {
@@ -78,7 +79,7 @@ func TestGeneratedCharacters(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep := checkRig(t, s, r)
+			rep := rigcheck.Check(t, s, r)
 			je := metric.JointError(metric.Heads(&r.Skeleton), metric.DeformingHeads(truth), rep.Diagonal)
 			n := truth.Skeleton.Len()
 			t.Logf("%s: %d bones (truth %d, %+.0f%%), joint error%% %.2f, RMSE%% %.3f", k, rep.Bones, n,
@@ -119,7 +120,7 @@ func TestClipsShareOneSkeleton(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := checkRig(t, s, r)
+	rep := rigcheck.Check(t, s, r)
 	if len(r.Clips) != 2 || r.Clips[0].Name != "walk" || r.Clips[1].Name != "run" || r.Clips[1].FPS != 24 || r.Clips[1].Frames != 8 {
 		t.Fatalf("clips %q", []string{r.Clips[0].Name, r.Clips[1].Name})
 	}
@@ -149,7 +150,7 @@ func TestBoneCountRobust(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				rep := checkRig(t, s, r)
+				rep := rigcheck.Check(t, s, r)
 				t.Logf("%d bones (truth %d), RMSE%% %.3f", rep.Bones, n, rep.RMSEPercent)
 				if math.Abs(float64(rep.Bones-n)) > 0.2*float64(n) {
 					t.Errorf("%d bones for %d true joints, not within 20%%", rep.Bones, n)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/meshrig/meshrig/format"
 	_ "github.com/meshrig/meshrig/format/obj"
+	"github.com/meshrig/meshrig/internal/rigcheck"
 	"github.com/meshrig/meshrig/internal/shareddata"
 	"github.com/meshrig/meshrig/internal/testmesh"
 	"github.com/meshrig/meshrig/internal/testrig"
@@ -16,40 +17,8 @@ import (
 	"github.com/meshrig/meshrig/method"
 	"github.com/meshrig/meshrig/method/skinning"
 	"github.com/meshrig/meshrig/metric"
-	"github.com/meshrig/meshrig/rig"
 	"github.com/meshrig/meshrig/seq"
 )
-
-// check asserts the invariants of an output rig and returns its errors.
-func check(t *testing.T, s *seq.Sequence, r *rig.Rig) metric.Report {
-	t.Helper()
-	if err := r.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	if !r.Skeletal() {
-		t.Error("bones are not rigid")
-	}
-	for i, in := range r.Skin {
-		n, sum := 0, 0.0
-		for _, w := range in.Weight {
-			if w < 0 {
-				t.Fatalf("vertex %d: negative weight", i)
-			}
-			if w > 0 {
-				n++
-			}
-			sum += w
-		}
-		if n == 0 || n > 4 || math.Abs(sum-1) > 1e-9 {
-			t.Fatalf("vertex %d: %d influences summing to %v", i, n, sum)
-		}
-	}
-	rep, err := metric.Compare(s, r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rep
-}
 
 func TestTube(t *testing.T) {
 	s := testrig.Play(t, testrig.Tube(t, 20, linalg.Vec3{}))
@@ -57,7 +26,7 @@ func TestTube(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := check(t, s, r)
+	rep := rigcheck.Check(t, s, r)
 	t.Logf("tube: %d bones, RMSE%% %.4f", rep.Bones, rep.RMSEPercent)
 	if rep.Bones != 3 || rep.RMSEPercent > 0.3 {
 		t.Errorf("%d bones, RMSE%% %.3f", rep.Bones, rep.RMSEPercent)
@@ -151,7 +120,7 @@ func TestTwoShells(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := check(t, s, r)
+	rep := rigcheck.Check(t, s, r)
 	t.Logf("two shells: %d bones, RMSE%% %.3f", rep.Bones, rep.RMSEPercent)
 	if rep.Bones < 4 {
 		t.Errorf("%d bones for two three-bone tubes", rep.Bones)
@@ -204,7 +173,7 @@ func TestGeneratedCharactersJointError(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep := check(t, s, r)
+			rep := rigcheck.Check(t, s, r)
 			je := metric.JointError(metric.Heads(&r.Skeleton), metric.DeformingHeads(truth), rep.Diagonal)
 			t.Logf("%s: %d bones, joint error%% %.2f, RMSE%% %.3f", k, rep.Bones, je, rep.RMSEPercent)
 			// The target. Measured: biped 2.07, quadruped 2.98, hand 2.91,
@@ -233,7 +202,7 @@ func TestRealSequences(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep := check(t, in.Sequence, r)
+			rep := rigcheck.Check(t, in.Sequence, r)
 			t.Logf("%s: %d bones, RMSE%% %.3f, normal RMS %.3f", tc.name, rep.Bones, rep.RMSEPercent, rep.NormalRMS)
 			if rep.RMSEPercent >= 1 {
 				t.Errorf("RMSE%% %.3f ≥ 1", rep.RMSEPercent)

@@ -2,14 +2,22 @@ package schaefer
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
-	"github.com/meshrig/meshrig/format"
-	_ "github.com/meshrig/meshrig/format/gltf"
-	"github.com/meshrig/meshrig/internal/shareddata"
-	"github.com/meshrig/meshrig/metric"
+	"github.com/meshrig/meshrig/internal/rigcheck"
+	"github.com/meshrig/meshrig/method"
+	"github.com/meshrig/meshrig/rig"
+	"github.com/meshrig/meshrig/seq"
 )
+
+// rigWith returns a rigcheck.RigFunc that rigs with opt.
+func rigWith(opt Options) rigcheck.RigFunc {
+	return func(s *seq.Sequence, notes method.Notes) (*rig.Rig, error) {
+		o := opt
+		o.Notes = notes
+		return Rig(context.Background(), s, o)
+	}
+}
 
 // TestSkinnedCharacters rigs the sampled animations of the skinned glTF
 // characters, whose meshes are cut along seams (Fox is a triangle soup,
@@ -22,37 +30,11 @@ import (
 // cylinder bends smoothly under 4 joints blended over its whole length,
 // so the clusters spread along it (11 bones, 5.99).
 func TestSkinnedCharacters(t *testing.T) {
-	for _, tc := range []struct {
-		name          string
-		bones         [2]int
-		rmse, jointEr float64
-	}{
-		{"Fox", [2]int{18, 30}, 0.25, 3},          // truth 22: 25 bones, RMSE% 0.18, JE 2.69
-		{"CesiumMan", [2]int{10, 22}, 0.45, 4.5},  // truth 19: 12, 0.36, 4.07
-		{"RiggedSimple", [2]int{4, 14}, 0.3, 6.5}, // truth 4: 11, 0.23, 5.99
+	for _, c := range []rigcheck.Skinned{
+		{Name: "Fox", Bones: [2]int{18, 30}, RMSE: 0.25, JointError: 3},          // truth 22: 25 bones, RMSE% 0.18, JE 2.69
+		{Name: "CesiumMan", Bones: [2]int{10, 22}, RMSE: 0.45, JointError: 4.5},  // truth 19: 12, 0.36, 4.07
+		{Name: "RiggedSimple", Bones: [2]int{4, 14}, RMSE: 0.3, JointError: 6.5}, // truth 4: 11, 0.23, 5.99
 	} {
-		t.Run(tc.name, func(t *testing.T) {
-			in, err := format.Load([]string{shareddata.Path(t, filepath.Join("gltf", tc.name+".glb"))}, format.LoadOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := Rig(context.Background(), in.Sequence, Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			rep := check(t, in.Sequence, r)
-			truth := metric.DeformingHeads(in.Truth)
-			je := metric.JointError(metric.Heads(&r.Skeleton), truth, rep.Diagonal)
-			t.Logf("%s: %d bones (truth %d), RMSE%% %.3f, joint error%% %.2f", tc.name, rep.Bones, len(truth), rep.RMSEPercent, je)
-			if rep.Bones < tc.bones[0] || rep.Bones > tc.bones[1] {
-				t.Errorf("%d bones, want %d–%d", rep.Bones, tc.bones[0], tc.bones[1])
-			}
-			if rep.RMSEPercent > tc.rmse {
-				t.Errorf("RMSE%% %.3f above %.2f", rep.RMSEPercent, tc.rmse)
-			}
-			if je > tc.jointEr {
-				t.Errorf("joint error%% %.2f above %.1f", je, tc.jointEr)
-			}
-		})
+		t.Run(c.Name, func(t *testing.T) { c.Run(t, rigWith(Options{})) })
 	}
 }
