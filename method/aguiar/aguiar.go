@@ -76,9 +76,7 @@ func (p *problem) rig(ctx context.Context, vertex, tri []int32, k int, opt Optio
 	}
 	// Every input vertex takes its welded vertex's weights; the fit of
 	// the exported rig sees them all.
-	full.B, full.M = m.B, m.M
-	full.WB = weld.Spread(&p.w, m.WB, skinning.MaxK)
-	full.WW = weld.Spread(&p.w, m.WW, skinning.MaxK)
+	full = skinning.Spread(m, full, &p.w)
 	// Beyond the paper: the rotations and weights fitted to the input, the
 	// weights on the bones the heat weights chose and pulled toward them;
 	// the joints stay where Eq. 2 put them.

@@ -48,7 +48,11 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 	full := &skinning.Model{N: s.N(), F: s.F(), Rest: us.To(nil, s.Rest.Verts), Frames: us.To(nil, s.Frames)}
 	// p is the welded model every step works on; the rig is carried to
 	// the input's vertices (full) at the end.
-	p, w := weldModel(s, full, opt.Notes)
+	m, _, w := skinning.WeldSeams(s, full)
+	if w != nil {
+		opt.Notes.Add(fmt.Sprintf("ledeng: %d vertices welded to coincident ones (seams) for patches and smoothness", w.Merged()))
+	}
+	p := &problem{m}
 	if p.rigidMotion() {
 		opt.Notes.Add("the animation moves as one rigid body (or not at all): one bone")
 		return p.oneBone(s, us, full, w, opt)
@@ -72,7 +76,7 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 			ws.update(sweeps)
 			p.UpdateTransforms(0, nil)
 		}
-		if full := p.spread(full, w); full != p.Model {
+		if full := skinning.Spread(p.Model, full, w); full != p.Model {
 			full.UpdateTransforms(0, nil)
 			return full.FreeRig(s, us)
 		}
@@ -99,7 +103,7 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 	}
 	p.FitRotations(h, finalSweeps)
 	// The input's every vertex, seam copies included, in the last fit.
-	if full := p.spread(full, w); full != p.Model {
+	if full := skinning.Spread(p.Model, full, w); full != p.Model {
 		full.FitRotations(h, finalSweeps)
 		p = &problem{full}
 	}

@@ -39,7 +39,10 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 	full := &skinning.Model{N: s.N(), F: s.F(), Rest: us.To(nil, s.Rest.Verts), Frames: us.To(nil, s.Frames)}
 	// m and rest are the welded model and mesh every step works on; the
 	// rig is carried to the input's vertices (full) at the end.
-	m, rest, w := weldModel(s, full, opt.Notes)
+	m, rest, w := skinning.WeldSeams(s, full)
+	if w != nil {
+		opt.Notes.Add(fmt.Sprintf("face-clustering: %d vertices welded to coincident ones (seams) for face adjacency and influence maps", w.Merged()))
+	}
 	top := m.Top
 	// §3: face clustering on (at most clusterFrames) frames.
 	c := m
@@ -69,7 +72,7 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 	solveWeights(m, allowed, opt.MaxInfluences)
 	allowed = dropUnused(m, faceBone, allowed, opt.MaxInfluences)
 	if opt.Free {
-		return spread(m, full, w).FreeRig(s, us)
+		return skinning.Spread(m, full, w).FreeRig(s, us)
 	}
 	// §5: skeleton.
 	areas := vertexAreas(rest)
@@ -87,7 +90,7 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 		m.FitRotations(h, refineSweeps)
 	}
 	// The input's every vertex, seam copies included, in the last fit.
-	if f := spread(m, full, w); f != m {
+	if f := skinning.Spread(m, full, w); f != m {
 		if opt.Refine > 0 {
 			f.FitRotations(h, refineSweeps)
 		}
