@@ -160,23 +160,21 @@ func chamfer(a, b []linalg.Vec3) float64 {
 // charge every method for them. With no skin every joint counts.
 func DeformingHeads(r *rig.Rig) []linalg.Vec3 {
 	moves := make([]bool, r.Skeleton.Len())
-	any := false
 	for _, in := range r.Skin {
 		for s, w := range in.Weight {
 			if w > 0 {
 				moves[in.Joint[s]] = true
-				any = true
 			}
 		}
-	}
-	if !any {
-		return Heads(&r.Skeleton)
 	}
 	var out []linalg.Vec3
 	for j, jt := range r.Skeleton.Joints {
 		if moves[j] {
 			out = append(out, jt.Head)
 		}
+	}
+	if len(out) == 0 {
+		return Heads(&r.Skeleton)
 	}
 	return out
 }
