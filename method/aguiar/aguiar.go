@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/meshrig/meshrig/internal/par"
 	"github.com/meshrig/meshrig/linalg"
@@ -36,11 +37,15 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 	}
 	// §4 Segmentation.
 	opt.Progress.Report("segmentation", 1, 4)
-	vertex, tri, k := segment(p.m, p.w.Tris, opt)
+	segs, sm := segment(p.m, p.w.Tris, opt)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return p.rig(ctx, vertex, tri, k, opt)
+	best, err := choose(ctx, sm, p.w.Tris, segs, opt)
+	if err != nil {
+		return nil, err
+	}
+	return p.rig(ctx, best.vertex, best.tri, best.k, opt)
 }
 
 // problem is one run's input in unit-sphere units: every input vertex
@@ -99,30 +104,46 @@ func (p *problem) rig(ctx context.Context, vertex, tri []int32, k int, opt Optio
 // segmentFrames bounds the frames segmentation looks at.
 const segmentFrames = 64
 
+// segmentation is a split of the welded mesh into k patches: every
+// vertex's and triangle's patch.
+type segmentation struct {
+	vertex, tri []int32
+	k           int
+}
+
 // segment splits the mesh into approximately rigid patches (§4): seeds,
 // the affinity of Eq. 1, spectral clustering, every triangle to its
 // nearest seed's class, then the patches their neighbours explain merged
-// away. It returns the vertex and triangle classes and their count.
-func segment(m *skinning.Model, tris [][3]int, opt Options) (vertex, tri []int32, k int) {
-	// Long sequences are segmented on frames spread over the motion.
+// away. It returns one segmentation per distinct spectral grouping of
+// opt's variation levels, fewest patches first; m is the model the
+// segmentation looked at (long sequences are segmented on frames spread
+// over the motion).
+func segment(m *skinning.Model, tris [][3]int, opt Options) ([]segmentation, *skinning.Model) {
 	if m.F > segmentFrames {
 		m = m.Subset(m.SampleFrames(segmentFrames))
 	}
 	l := int(math.Round(opt.SeedFraction * float64(m.N)))
 	l = min(max(l, 200), 400, m.N)
 	seed := seeds(m.Rest, l)
-	class, k := spectral(m, seed, affinity(m, seed), opt.Variation, opt.MaxBones, opt.Seed)
-	vertex, tri = patches(m.Rest, tris, seed, class, k)
-	// Classes no triangle took are dropped and the rest renumbered.
-	k = renumber(vertex, tri, k)
 	// A patch counts as at least a seed and a half across when its
 	// explanation is judged (slivers around a limb are small only one way).
 	var area float64
 	for _, a := range mesh.FaceAreas(m.Rest, tris) {
 		area += a
 	}
-	k = merge(m, tris, vertex, tri, k, opt.MinTurn, 1.5*math.Sqrt(area/float64(len(seed))))
-	return vertex, tri, k
+	minSize := 1.5 * math.Sqrt(area/float64(len(seed)))
+	var out []segmentation
+	for _, g := range spectral(m, seed, affinity(m, seed), opt.levels(), opt.MaxBones, opt.Seed) {
+		vertex, tri := patches(m.Rest, tris, seed, g.label, g.k)
+		// Classes no triangle took are dropped and the rest renumbered.
+		k := renumber(vertex, tri, g.k)
+		k = merge(m, tris, vertex, tri, k, opt.MinTurn, minSize)
+		if n := len(out); n > 0 && out[n-1].k == k && slices.Equal(out[n-1].vertex, vertex) {
+			continue // the merge undid what the finer grouping added
+		}
+		out = append(out, segmentation{vertex: vertex, tri: tri, k: k})
+	}
+	return out, m
 }
 
 // rigPatches rigs the model from k patches (vertex and triangle classes):

@@ -11,9 +11,9 @@ type Options struct {
 	SeedFraction float64
 	// Variation is the share of the seeds' articulated motion (what one
 	// rigid motion of all of them leaves) that the groups' rigid motions
-	// must explain (§4: "about 99% of the total variation"). Default
-	// 0.999: the groups then split every part that turns, and the blends
-	// between them go again by MinTurn.
+	// must explain (§4: "about 99% of the total variation"). Default 0:
+	// each of 99%, 99.5%, 99.8% and 99.9% is tried and the segmentation whose rig reproduces
+	// the input best is kept (see choose).
 	Variation float64
 	// MaxBones caps the number of patches. Default 48.
 	MaxBones int
@@ -50,8 +50,8 @@ func (o Options) withDefaults() Options {
 	if o.SeedFraction <= 0 {
 		o.SeedFraction = 0.01
 	}
-	if o.Variation <= 0 || o.Variation > 1 {
-		o.Variation = 0.999
+	if o.Variation < 0 || o.Variation > 1 {
+		o.Variation = 0
 	}
 	if o.MinTurn == 0 {
 		o.MinTurn = 0.1
@@ -75,4 +75,17 @@ func (o Options) withDefaults() Options {
 		o.Seed = 1
 	}
 	return o
+}
+
+// defaultLevels are the variation levels tried by default: from the paper's 99%,
+// which leaves bones of small parts unsplit, to 99.9%, which splits every
+// part that turns (the blends between them then go again by MinTurn).
+var defaultLevels = []float64{0.99, 0.995, 0.998, 0.999}
+
+// levels returns the variation levels to try.
+func (o Options) levels() []float64 {
+	if o.Variation > 0 {
+		return []float64{o.Variation}
+	}
+	return defaultLevels
 }

@@ -102,14 +102,22 @@ func affinity(m *skinning.Model, seed []int) *mat.SymDense {
 	return a
 }
 
-// spectral clusters the seeds (Ng, Jordan & Weiss 2002) into k groups:
-// rows of the k leading eigenvectors of D^{-1/2} A D^{-1/2}, normalized to
-// unit length, grouped by k-means (k-means++ seeding from rng). k is the
-// smallest, from 2 to maxK, for which rigid motions of the groups explain
-// the share variation of the seeds' motion beyond one rigid motion of
-// them all — the paper's "about 99% of the total variation". It returns
-// each seed's group and k.
-func spectral(m *skinning.Model, seed []int, a *mat.SymDense, variation float64, maxK int, seed0 uint64) ([]int, int) {
+// grouping is one clustering of the seeds: each seed's group, and the
+// number of groups.
+type grouping struct {
+	label []int
+	k     int
+}
+
+// spectral clusters the seeds (Ng, Jordan & Weiss 2002): rows of the k
+// leading eigenvectors of D^{-1/2} A D^{-1/2}, normalized to unit length,
+// grouped by k-means (k-means++ seedings from seed0). For each share in
+// levels (ascending) it returns the grouping at the smallest k, from 2 to
+// maxK, for which rigid motions of the groups explain that share of the
+// seeds' motion beyond one rigid motion of them all — the paper's "about
+// 99% of the total variation" — or at maxK; levels met at the same k
+// share one grouping.
+func spectral(m *skinning.Model, seed []int, a *mat.SymDense, levels []float64, maxK int, seed0 uint64) []grouping {
 	l := a.SymmetricDim()
 	d := make([]float64, l)
 	for i := 0; i < l; i++ {
@@ -125,16 +133,17 @@ func spectral(m *skinning.Model, seed []int, a *mat.SymDense, variation float64,
 	}
 	var eig mat.EigenSym
 	if !eig.Factorize(n, true) {
-		return make([]int, l), 1
+		return []grouping{{label: make([]int, l), k: 1}}
 	}
 	var vecs mat.Dense
 	eig.VectorsTo(&vecs) // eigenvalues ascending: leading vectors last
 	// The variation to explain is what one rigid motion of all seeds
 	// leaves: the articulation, not the character's travel.
 	total := residual(m, seed, make([]int, l))
+	var out []grouping
 	var label []int
-	k := 2
-	for ; k <= min(maxK, l); k++ {
+	next := 0 // the first level not met yet
+	for k := 2; k <= min(maxK, l) && next < len(levels); k++ {
 		y := make([]float64, l*k) // row i: seed i's embedding, unit length
 		for i := 0; i < l; i++ {
 			row := y[i*k : (i+1)*k]
@@ -167,15 +176,30 @@ func spectral(m *skinning.Model, seed []int, a *mat.SymDense, variation float64,
 				best, label = r, labels[try]
 			}
 		}
-		if best <= (1-variation)*total {
-			break
+		met := false
+		for next < len(levels) && best <= (1-levels[next])*total {
+			met = true
+			next++
+		}
+		if met {
+			out = append(out, newGrouping(label))
 		}
 	}
-	groups := 0
-	for _, g := range label {
-		groups = max(groups, g+1)
+	if next < len(levels) && label != nil {
+		out = append(out, newGrouping(label)) // maxK reached
 	}
-	return label, groups
+	if len(out) == 0 { // fewer than two seeds
+		out = append(out, grouping{label: make([]int, l), k: 1})
+	}
+	return out
+}
+
+func newGrouping(label []int) grouping {
+	k := 0
+	for _, g := range label {
+		k = max(k, g+1)
+	}
+	return grouping{label: label, k: k}
 }
 
 // residual returns Σ_seeds Σ_f |M_g,f u − v_f|² for each group's best
