@@ -132,9 +132,10 @@ func segment(m *skinning.Model, tris [][3]int, opt Options) ([]segmentation, *sk
 		area += a
 	}
 	minSize := 1.5 * math.Sqrt(area/float64(len(seed)))
+	nearTri, nearLone := nearestSeeds(m.Rest, tris, seed)
 	var out []segmentation
 	for _, g := range spectral(m, seed, affinity(m, seed), opt.levels(), opt.MaxBones, opt.Seed) {
-		vertex, tri := patches(m.Rest, tris, seed, g.label, g.k)
+		vertex, tri := patches(tris, nearTri, nearLone, g.label)
 		// Classes no triangle took are dropped and the rest renumbered.
 		k := renumber(vertex, tri, g.k)
 		k = merge(m, tris, vertex, tri, k, opt.MinTurn, minSize)

@@ -315,11 +315,10 @@ func kmeans(pts []float64, dim, k int, rng *rand.Rand) []int {
 	return label
 }
 
-// patches assigns every triangle to the class of its nearest seed (mean
-// distance to its three vertices, reference pose) and every vertex to the
-// class most of its triangles have. It returns the vertex and triangle
-// classes.
-func patches(rest []linalg.Vec3, tris [][3]int, seed []int, class []int, k int) (vertex, tri []int32) {
+// nearestSeeds returns, for every triangle, the seed nearest to it (mean
+// distance to its three vertices, reference pose), and for every vertex
+// in no triangle its nearest seed (−1 for the others).
+func nearestSeeds(rest []linalg.Vec3, tris [][3]int, seed []int) (tri, lone []int32) {
 	tri = make([]int32, len(tris))
 	par.For(len(tris), 512, func(lo, hi int) {
 		for t := lo; t < hi; t++ {
@@ -331,26 +330,51 @@ func patches(rest []linalg.Vec3, tris [][3]int, seed []int, class []int, k int) 
 					best, bd = s, d
 				}
 			}
-			tri[t] = int32(class[best])
+			tri[t] = int32(best)
 		}
 	})
-	votes := make([][]int32, len(rest))
+	lone = make([]int32, len(rest))
+	for i := range lone {
+		lone[i] = -1
+	}
+	used := make([]bool, len(rest))
+	for _, tr := range tris {
+		used[tr[0]], used[tr[1]], used[tr[2]] = true, true, true
+	}
+	for i, p := range rest {
+		if used[i] {
+			continue
+		}
+		best := 0
+		for s, sv := range seed {
+			if rest[sv].Dist(p) < rest[seed[best]].Dist(p) {
+				best = s
+			}
+		}
+		lone[i] = int32(best)
+	}
+	return tri, lone
+}
+
+// patches assigns every triangle to the class of its nearest seed
+// (nearTri, from nearestSeeds) and every vertex to the class most of its
+// triangles have (a vertex in no triangle: its nearest seed's, nearLone).
+// It returns the vertex and triangle classes.
+func patches(tris [][3]int, nearTri, nearLone []int32, class []int) (vertex, tri []int32) {
+	tri = make([]int32, len(tris))
+	for t, s := range nearTri {
+		tri[t] = int32(class[s])
+	}
+	votes := make([][]int32, len(nearLone))
 	for t, tr := range tris {
 		for _, i := range tr {
 			votes[i] = append(votes[i], tri[t])
 		}
 	}
-	vertex = make([]int32, len(rest))
+	vertex = make([]int32, len(nearLone))
 	for i, v := range votes {
 		if len(v) == 0 {
-			// A vertex in no triangle: its nearest seed's class.
-			best := 0
-			for s, sv := range seed {
-				if rest[sv].Dist(rest[i]) < rest[seed[best]].Dist(rest[i]) {
-					best = s
-				}
-			}
-			vertex[i] = int32(class[best])
+			vertex[i] = int32(class[nearLone[i]])
 			continue
 		}
 		sort.Slice(v, func(a, b int) bool { return v[a] < v[b] })
