@@ -3,6 +3,7 @@ package aguiar
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/meshrig/meshrig/method/skinning"
@@ -47,7 +48,7 @@ func choose(ctx context.Context, m *skinning.Model, tris [][3]int, segs []segmen
 		fitWeights(q, heatB, heatW, heatPull)
 		q.FitRotations(h, 2)
 		e := q.SSE()
-		tried = append(tried, fmt.Sprintf("%d", sg.k))
+		tried = append(tried, strconv.Itoa(sg.k))
 		if c == 0 || e < bestErr {
 			best, bestErr = c, e
 		}

@@ -12,8 +12,8 @@ type Options struct {
 	// Variation is the share of the seeds' articulated motion (what one
 	// rigid motion of all of them leaves) that the groups' rigid motions
 	// must explain (§4: "about 99% of the total variation"). Default 0:
-	// each of 99%, 99.5%, 99.8% and 99.9% is tried and the segmentation whose rig reproduces
-	// the input best is kept (see choose).
+	// each of 99%, 99.5%, 99.8% and 99.9% is tried and the segmentation
+	// whose rig reproduces the input best is kept (see choose).
 	Variation float64
 	// MaxBones caps the number of patches. Default 48.
 	MaxBones int
@@ -77,9 +77,10 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
-// defaultLevels are the variation levels tried by default: from the paper's 99%,
-// which leaves bones of small parts unsplit, to 99.9%, which splits every
-// part that turns (the blends between them then go again by MinTurn).
+// defaultLevels are the variation levels tried by default: from the
+// paper's 99%, which leaves bones of small parts unsplit, to 99.9%, which
+// splits every part that turns (the blends between them then go again by
+// MinTurn).
 var defaultLevels = []float64{0.99, 0.995, 0.998, 0.999}
 
 // levels returns the variation levels to try.
