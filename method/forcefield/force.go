@@ -2,6 +2,7 @@ package forcefield
 
 import (
 	"context"
+	"github.com/meshrig/meshrig/bvh"
 	"math"
 
 	"github.com/meshrig/meshrig/internal/par"
@@ -13,7 +14,7 @@ import (
 type field struct {
 	g *grid
 	// b answers the ray queries of the refinements after the field.
-	b *bvh
+	b *bvh.Tree
 	// vox are the interior voxels' grid indices, ascending; at maps a
 	// grid index back to its position in vox, or -1 outside.
 	vox []int32
@@ -52,7 +53,7 @@ func fibonacci(k int) []linalg.Vec3 {
 // through a hole of an open mesh contribute nothing. Voxels are
 // independent, so the loop runs on every core with a result that does
 // not depend on scheduling.
-func newField(ctx context.Context, g *grid, inside []bool, b *bvh, rays int, prog method.Progress) (*field, error) {
+func newField(ctx context.Context, g *grid, inside []bool, b *bvh.Tree, rays int, prog method.Progress) (*field, error) {
 	f := &field{g: g, b: b, at: make([]int32, g.len())}
 	for id, in := range inside {
 		f.at[id] = -1
@@ -86,7 +87,7 @@ func newField(ctx context.Context, g *grid, inside []bool, b *bvh, rays int, pro
 // direction is traced from every voxel of the chunk before the next:
 // neighbouring voxels' parallel rays walk the same part of the tree, so
 // it stays in cache (twice as fast as all directions per voxel).
-func forceChunk(b *bvh, g *grid, f *field, lo, hi int, dirs []linalg.Vec3) {
+func forceChunk(b *bvh.Tree, g *grid, f *field, lo, hi int, dirs []linalg.Vec3) {
 	const batch = 32
 	var F [batch]linalg.Vec3
 	var near [batch]float64
@@ -97,8 +98,8 @@ func forceChunk(b *bvh, g *grid, f *field, lo, hi int, dirs []linalg.Vec3) {
 		}
 		for _, s := range dirs {
 			for k := 0; k < n; k++ {
-				r := newRay(g.center(int(f.vox[i+k])), s)
-				t := b.closest(&r)
+				r := bvh.NewRay(g.center(int(f.vox[i+k])), s)
+				t := b.Closest(&r)
 				if math.IsInf(t, 1) {
 					continue
 				}

@@ -3,6 +3,7 @@ package forcefield
 import (
 	"context"
 	"fmt"
+	"github.com/meshrig/meshrig/bvh"
 	"math"
 
 	"github.com/meshrig/meshrig/linalg"
@@ -53,7 +54,7 @@ func Skeleton(ctx context.Context, m *mesh.Mesh, opt Options) (*static.Skeleton,
 	}
 
 	opt.Progress.Report("voxels", 0, 1)
-	b := newBVH(pos, m.Tris, part)
+	b := bvh.New(pos, m.Tris, part)
 	g := newGrid(cb.to(hi), opt.VoxelSize)
 	inside, filled := interior(g, b)
 	if filled > 0 {

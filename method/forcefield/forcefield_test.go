@@ -106,8 +106,8 @@ func TestTorusKeepsLoop(t *testing.T) {
 // in both.
 func TestTwoBoxes(t *testing.T) {
 	m := testshape.Join(t,
-		func() ([]linalg.Vec3, [][]int) { return box(linalg.Vec3{0, 0, 0}, linalg.Vec3{1, 0.4, 0.4}) },
-		func() ([]linalg.Vec3, [][]int) { return box(linalg.Vec3{2, 0, 0}, linalg.Vec3{3, 0.4, 0.4}) },
+		func() ([]linalg.Vec3, [][]int) { return testshape.Box(linalg.Vec3{0, 0, 0}, linalg.Vec3{1, 0.4, 0.4}) },
+		func() ([]linalg.Vec3, [][]int) { return testshape.Box(linalg.Vec3{2, 0, 0}, linalg.Vec3{3, 0.4, 0.4}) },
 	)
 	var notes []string
 	s := skeleton(t, m, Options{Notes: func(n string) { notes = append(notes, n) }})

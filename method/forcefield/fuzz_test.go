@@ -3,6 +3,7 @@ package forcefield
 import (
 	"context"
 	"encoding/binary"
+	"github.com/meshrig/meshrig/internal/testshape"
 	"math"
 	"testing"
 
@@ -52,7 +53,7 @@ func meshBytes(verts []linalg.Vec3, faces [][]int) []byte {
 // inside out, repeated), Skeleton returns an error or a valid skeleton
 // inside the mesh's bounding box, and never panics.
 func FuzzSkeleton(f *testing.F) {
-	cube, cubeFaces := box(linalg.Vec3{-20, -20, -20}, linalg.Vec3{20, 20, 20})
+	cube, cubeFaces := testshape.Box(linalg.Vec3{-20, -20, -20}, linalg.Vec3{20, 20, 20})
 	f.Add(meshBytes(cube, cubeFaces))
 	f.Add(meshBytes(cube, cubeFaces[:9]))
 	tv, tf := tube(linalg.Vec3{-100, 0, 0}, linalg.Vec3{100, 0, 0}, 30, 8, 4)

@@ -1,6 +1,7 @@
 package forcefield
 
 import (
+	"github.com/meshrig/meshrig/bvh"
 	"math"
 	"slices"
 
@@ -264,8 +265,8 @@ func (f *field) reach(vs []int32, r float64) float64 {
 	if d.Norm() == 0 {
 		return 0
 	}
-	ray := newRay(end, d.Scale(1/d.Norm()))
-	if t := f.b.closest(&ray); !math.IsInf(t, 1) {
+	ray := bvh.NewRay(end, d.Scale(1/d.Norm()))
+	if t := f.b.Closest(&ray); !math.IsInf(t, 1) {
 		return t
 	}
 	return 0

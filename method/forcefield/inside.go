@@ -1,6 +1,7 @@
 package forcefield
 
 import (
+	"github.com/meshrig/meshrig/bvh"
 	"math"
 	"slices"
 
@@ -23,7 +24,7 @@ import (
 //
 // It returns the inside flag per voxel and the number of cavity voxels
 // filled.
-func interior(g *grid, b *bvh) ([]bool, int) {
+func interior(g *grid, b *bvh.Tree) ([]bool, int) {
 	votes := make([]uint8, g.len())
 	for a := 0; a < 3; a++ {
 		ax, bx := (a+1)%3, (a+2)%3
@@ -32,13 +33,13 @@ func interior(g *grid, b *bvh) ([]bool, int) {
 		ju := g.h * 1e-4 * (math.Sqrt2 - 1 + float64(a)*0.1)
 		jv := g.h * 1e-4 * (math.Sqrt(3) - 1 - float64(a)*0.1)
 		par.For(nu*nv, 64, func(lo, hi int) {
-			var hits []crossing
+			var hits []bvh.Crossing
 			in := make([]bool, g.n[a])
 			for col := lo; col < hi; col++ {
 				j, k := 1+col%nu, 1+col/nu
 				u := g.origin[ax] + g.h*float64(j) + ju
 				v := g.origin[bx] + g.h*float64(k) + jv
-				hits = b.line(a, u, v, hits[:0])
+				hits = b.Line(a, u, v, hits[:0])
 				if len(hits) == 0 {
 					continue
 				}
@@ -65,28 +66,28 @@ func interior(g *grid, b *bvh) ([]bool, int) {
 // markInside sets in[x] for the cells whose centre origin + h·x lies
 // between an odd and the next even crossing of one component (or after
 // a component's last crossing when it has an odd number: an open part).
-func markInside(in []bool, hits []crossing, origin, h float64) {
-	slices.SortFunc(hits, func(p, q crossing) int {
-		if p.part != q.part {
-			return int(p.part - q.part)
+func markInside(in []bool, hits []bvh.Crossing, origin, h float64) {
+	slices.SortFunc(hits, func(p, q bvh.Crossing) int {
+		if p.Part != q.Part {
+			return int(p.Part - q.Part)
 		}
-		if p.t < q.t {
+		if p.T < q.T {
 			return -1
 		}
-		if p.t > q.t {
+		if p.T > q.T {
 			return 1
 		}
 		return 0
 	})
 	for i := 0; i < len(hits); {
 		j := i
-		for j < len(hits) && hits[j].part == hits[i].part {
+		for j < len(hits) && hits[j].Part == hits[i].Part {
 			j++
 		}
 		for k := i; k < j; k += 2 {
-			t0, t1 := hits[k].t, math.Inf(1)
+			t0, t1 := hits[k].T, math.Inf(1)
 			if k+1 < j {
-				t1 = hits[k+1].t
+				t1 = hits[k+1].T
 			}
 			x0 := max(1, int(math.Ceil((t0-origin)/h)))
 			x1 := len(in) - 2

@@ -1,6 +1,7 @@
 package forcefield
 
 import (
+	"github.com/meshrig/meshrig/bvh"
 	"math"
 
 	"github.com/meshrig/meshrig/linalg"
@@ -28,7 +29,7 @@ import (
 // end's sphere away (else the end joint itself moves there). Ends within
 // two voxels of the surface stay: that close, the direction is noise.
 // Plates have no curve ends (dropPlates), so every end here is a limb's.
-func (gr *graph) extendTips(b *bvh, h float64) {
+func (gr *graph) extendTips(b *bvh.Tree, h float64) {
 	deg := gr.degree()
 	n := len(gr.edges)
 	for k := 0; k < n; k++ {
@@ -57,8 +58,8 @@ func (gr *graph) extendTips(b *bvh, h float64) {
 				continue
 			}
 			d = d.Scale(1 / d.Norm())
-			r := newRay(gr.joints[j], d)
-			t := b.closest(&r)
+			r := bvh.NewRay(gr.joints[j], d)
+			t := b.Closest(&r)
 			if math.IsInf(t, 1) || t < 2*h {
 				continue
 			}

@@ -31,7 +31,7 @@ func unweld(t *testing.T, m *mesh.Mesh) *mesh.Mesh {
 // TestParts: parts are found on welded positions, so a closed box stored
 // one triangle per three vertices is one closed part, and two boxes two.
 func TestParts(t *testing.T) {
-	one := unweld(t, testshape.Join(t, func() ([]linalg.Vec3, [][]int) { return box(linalg.Vec3{0, 0, 0}, linalg.Vec3{1, 1, 1}) }))
+	one := unweld(t, testshape.Join(t, func() ([]linalg.Vec3, [][]int) { return testshape.Box(linalg.Vec3{0, 0, 0}, linalg.Vec3{1, 1, 1}) }))
 	part, open := parts(one)
 	if open != 0 {
 		t.Errorf("split box: %d open edges, want 0", open)
@@ -42,8 +42,8 @@ func TestParts(t *testing.T) {
 		}
 	}
 	two := unweld(t, testshape.Join(t,
-		func() ([]linalg.Vec3, [][]int) { return box(linalg.Vec3{0, 0, 0}, linalg.Vec3{1, 1, 1}) },
-		func() ([]linalg.Vec3, [][]int) { return box(linalg.Vec3{2, 0, 0}, linalg.Vec3{3, 1, 1}) },
+		func() ([]linalg.Vec3, [][]int) { return testshape.Box(linalg.Vec3{0, 0, 0}, linalg.Vec3{1, 1, 1}) },
+		func() ([]linalg.Vec3, [][]int) { return testshape.Box(linalg.Vec3{2, 0, 0}, linalg.Vec3{3, 1, 1}) },
 	))
 	part, _ = parts(two)
 	if part[0] == part[len(part)-1] || part[0] != part[11] || part[12] != part[23] {
@@ -72,7 +72,9 @@ func TestUnweldedSameSkeleton(t *testing.T) {
 func fin(t *testing.T) *mesh.Mesh {
 	return testshape.Join(t,
 		func() ([]linalg.Vec3, [][]int) { return tube(linalg.Vec3{0, 0, 0}, linalg.Vec3{4, 0, 0}, 0.4, 24, 24) },
-		func() ([]linalg.Vec3, [][]int) { return box(linalg.Vec3{1.5, 0.2, -0.1}, linalg.Vec3{2.5, 1.6, 0.1}) },
+		func() ([]linalg.Vec3, [][]int) {
+			return testshape.Box(linalg.Vec3{1.5, 0.2, -0.1}, linalg.Vec3{2.5, 1.6, 0.1})
+		},
 	)
 }
 
@@ -94,7 +96,7 @@ func TestPlate(t *testing.T) {
 		t.Errorf("the tube's chain spans x %.2f..%.2f, want both ends", lo, hi)
 	}
 
-	plate := testshape.Join(t, func() ([]linalg.Vec3, [][]int) { return box(linalg.Vec3{0, 0, 0}, linalg.Vec3{2, 2, 0.2}) })
+	plate := testshape.Join(t, func() ([]linalg.Vec3, [][]int) { return testshape.Box(linalg.Vec3{0, 0, 0}, linalg.Vec3{2, 2, 0.2}) })
 	s = skeleton(t, plate, Options{})
 	if len(s.Joints) != 1 {
 		t.Errorf("a plate on its own: %d joints %v, want 1", len(s.Joints), s.Joints)
@@ -109,7 +111,7 @@ func star(t *testing.T) *mesh.Mesh {
 	}
 	return testshape.Join(t,
 		func() ([]linalg.Vec3, [][]int) {
-			return box(linalg.Vec3{-0.6, -0.6, -0.6}, linalg.Vec3{0.6, 0.6, 0.6})
+			return testshape.Box(linalg.Vec3{-0.6, -0.6, -0.6}, linalg.Vec3{0.6, 0.6, 0.6})
 		},
 		arm(linalg.Vec3{1, 0, 0}), arm(linalg.Vec3{-1, 0, 0}), arm(linalg.Vec3{0, 1, 0}),
 	)

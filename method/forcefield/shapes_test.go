@@ -40,18 +40,3 @@ func tube(a, b linalg.Vec3, r float64, around, rings int) ([]linalg.Vec3, [][]in
 	}
 	return verts, faces
 }
-
-// box is an axis-aligned box as 12 triangles.
-func box(lo, hi linalg.Vec3) ([]linalg.Vec3, [][]int) {
-	var verts []linalg.Vec3
-	for k := 0; k < 8; k++ {
-		verts = append(verts, linalg.Vec3{
-			[]float64{lo[0], hi[0]}[k&1], []float64{lo[1], hi[1]}[k>>1&1], []float64{lo[2], hi[2]}[k>>2&1]})
-	}
-	quads := [][]int{{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}}
-	var faces [][]int
-	for _, q := range quads {
-		faces = append(faces, []int{q[0], q[1], q[2]}, []int{q[0], q[2], q[3]})
-	}
-	return verts, faces
-}

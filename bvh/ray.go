@@ -1,4 +1,4 @@
-package forcefield
+package bvh
 
 import (
 	"math"
@@ -6,14 +6,16 @@ import (
 	"github.com/meshrig/meshrig/linalg"
 )
 
-// ray is a query ray with its reciprocal direction, a zero component
+// Ray is a query ray with its reciprocal direction, a zero component
 // replaced by a huge finite value so slab distances are never NaN.
-type ray struct {
+type Ray struct {
 	o, d, inv linalg.Vec3
 }
 
-func newRay(o, d linalg.Vec3) ray {
-	r := ray{o: o, d: d}
+// NewRay returns the ray from o in direction d (not necessarily unit:
+// distances come in units of |d|).
+func NewRay(o, d linalg.Vec3) Ray {
+	r := Ray{o: o, d: d}
 	for a := 0; a < 3; a++ {
 		r.inv[a] = 1 / d[a]
 		if d[a] == 0 {
@@ -26,7 +28,7 @@ func newRay(o, d linalg.Vec3) ray {
 // enter returns where r enters the node's box within [0, tmax), or +Inf
 // when it misses. Branch-free min and max: the comparisons are
 // unpredictable, and mispredicted branches cost more than the arithmetic.
-func (r *ray) enter(nd *bvhNode, tmax float64) float64 {
+func (r *Ray) enter(nd *node, tmax float64) float64 {
 	ax := (nd.lo[0] - r.o[0]) * r.inv[0]
 	bx := (nd.hi[0] - r.o[0]) * r.inv[0]
 	ay := (nd.lo[1] - r.o[1]) * r.inv[1]
@@ -43,7 +45,7 @@ func (r *ray) enter(nd *bvhNode, tmax float64) float64 {
 
 // hit returns the ray parameter where r meets tr (Möller–Trumbore, edges
 // included), or +Inf.
-func (r *ray) hit(tr *bvhTri) float64 {
+func (r *Ray) hit(tr *tri) float64 {
 	p := r.d.Cross(tr.e2)
 	det := tr.e1.Dot(p)
 	if det == 0 {
@@ -67,10 +69,10 @@ func (r *ray) hit(tr *bvhTri) float64 {
 	return t
 }
 
-// closest returns the distance along r to the nearest triangle, or +Inf.
+// Closest returns the distance along r to the nearest triangle, or +Inf.
 // Children are visited near first; a deferred box whose entry is beyond
 // the best hit found meanwhile is skipped without a second test.
-func (b *bvh) closest(r *ray) float64 {
+func (b *Tree) Closest(r *Ray) float64 {
 	best := math.Inf(1)
 	if len(b.nodes) == 0 || r.enter(&b.nodes[0], best) == best {
 		return best
@@ -118,18 +120,46 @@ func (b *bvh) closest(r *ray) float64 {
 	}
 }
 
-// crossing is where an axis-parallel line passes through a triangle:
-// the coordinate along the line and the triangle's mesh component.
-type crossing struct {
-	t    float64
-	part int32
+// Blocked reports whether r meets a triangle at a distance strictly
+// between tmin and tmax: whether the segment between those points of r
+// passes through the surface.
+func (b *Tree) Blocked(r *Ray, tmin, tmax float64) bool {
+	if len(b.nodes) == 0 {
+		return false
+	}
+	stack := make([]int32, 1, 64)
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		nd := &b.nodes[n]
+		if math.IsInf(r.enter(nd, tmax), 1) {
+			continue
+		}
+		if nd.count == 0 {
+			stack = append(stack, nd.first, n+1)
+			continue
+		}
+		for k := nd.first; k < nd.first+nd.count; k++ {
+			if t := r.hit(&b.tris[k]); t > tmin && t < tmax {
+				return true
+			}
+		}
+	}
+	return false
 }
 
-// line appends to out every crossing of the line {x_b = u, x_c = v}
+// Crossing is where an axis-parallel line passes through a triangle:
+// the coordinate along the line and the triangle's mesh component.
+type Crossing struct {
+	T    float64
+	Part int32
+}
+
+// Line appends to out every Crossing of the line {x_b = u, x_c = v}
 // (b, c the axes other than a) with the triangles, in no particular
 // order. A line through an edge or corner exactly may count it twice or
 // not at all; callers jitter u, v and vote over axes.
-func (b *bvh) line(a int, u, v float64, out []crossing) []crossing {
+func (b *Tree) Line(a int, u, v float64, out []Crossing) []Crossing {
 	if len(b.nodes) == 0 {
 		return out
 	}
@@ -148,7 +178,7 @@ func (b *bvh) line(a int, u, v float64, out []crossing) []crossing {
 		}
 		for k := nd.first; k < nd.first+nd.count; k++ {
 			if t, ok := lineHit(&b.tris[k], a, ax, bx, u, v); ok {
-				out = append(out, crossing{t: t, part: b.tris[k].part})
+				out = append(out, Crossing{T: t, Part: b.tris[k].part})
 			}
 		}
 	}
@@ -157,7 +187,7 @@ func (b *bvh) line(a int, u, v float64, out []crossing) []crossing {
 
 // lineHit tests the triangle projected along axis a for the point (u, v)
 // by the signs of its barycentric coordinates, then interpolates x_a.
-func lineHit(tr *bvhTri, a, ax, bx int, u, v float64) (float64, bool) {
+func lineHit(tr *tri, a, ax, bx int, u, v float64) (float64, bool) {
 	// Barycentrics of (u, v) in the projected triangle a, a+e1, a+e2.
 	pu, pv := u-tr.a[ax], v-tr.a[bx]
 	det := tr.e1[ax]*tr.e2[bx] - tr.e1[bx]*tr.e2[ax]

@@ -1,29 +1,39 @@
-package forcefield
+// Package bvh indexes a triangle mesh for ray and line queries: a
+// bounding-volume hierarchy split by the surface-area heuristic, so a ray
+// costs O(log n) triangle tests instead of n. The force-field skeleton
+// casts its rays through it, and bone heat asks it whether a bone is
+// visible from a vertex. (An octree, as Liu et al. use, needs a level
+// parameter and stores a triangle in every cell it touches.)
+package bvh
 
 import "github.com/meshrig/meshrig/linalg"
 
-// bvh is a bounding-volume hierarchy over a mesh's triangles: the spatial
-// index that makes a ray cost O(log n) triangle tests instead of n (the
-// paper uses an octree, §3.1; a BVH needs no level parameter and never
-// stores a triangle twice).
-type bvh struct {
-	nodes []bvhNode
-	tris  []bvhTri // in leaf order
+// Tree is a bounding-volume hierarchy over a mesh's triangles.
+type Tree struct {
+	nodes []node
+	tris  []tri // in leaf order
 }
 
-// bvhNode is a box; a leaf (count > 0) owns tris[first:first+count], an
+// node is a box; a leaf (count > 0) owns tris[first:first+count], an
 // inner node (count == 0) has its left child right after it and its
 // right child at first.
-type bvhNode struct {
+type node struct {
 	lo, hi       linalg.Vec3
 	first, count int32
 }
 
-// bvhTri is a triangle ready for the Möller–Trumbore test: corner a and
+// tri is a triangle ready for the Möller–Trumbore test: corner a and
 // edges e1 = b−a, e2 = c−a; part is the mesh component it belongs to.
-type bvhTri struct {
+type tri struct {
 	a, e1, e2 linalg.Vec3
 	part      int32
+}
+
+func partOf(part []int32, t int32) int32 {
+	if part == nil {
+		return 0
+	}
+	return part[t]
 }
 
 const (
@@ -31,10 +41,11 @@ const (
 	sahBins  = 12
 )
 
-// newBVH indexes the triangles of pos; part[t] is triangle t's component.
-func newBVH(pos []linalg.Vec3, tris [][3]int, part []int32) *bvh {
+// New indexes the triangles of pos; part[t] is triangle t's mesh
+// component, reported with line crossings (nil: all 0).
+func New(pos []linalg.Vec3, tris [][3]int, part []int32) *Tree {
 	n := len(tris)
-	b := &bvh{tris: make([]bvhTri, 0, n), nodes: make([]bvhNode, 0, 2*n/leafSize+1)}
+	b := &Tree{tris: make([]tri, 0, n), nodes: make([]node, 0, 2*n/leafSize+1)}
 	if n == 0 {
 		return b
 	}
@@ -54,13 +65,13 @@ func newBVH(pos []linalg.Vec3, tris [][3]int, part []int32) *bvh {
 	for _, t := range order {
 		f := tris[t]
 		a := pos[f[0]]
-		b.tris = append(b.tris, bvhTri{a: a, e1: pos[f[1]].Sub(a), e2: pos[f[2]].Sub(a), part: part[t]})
+		b.tris = append(b.tris, tri{a: a, e1: pos[f[1]].Sub(a), e2: pos[f[2]].Sub(a), part: partOf(part, t)})
 	}
 	return b
 }
 
 type builder struct {
-	b            *bvh
+	b            *Tree
 	cent, lo, hi []linalg.Vec3
 	start        int32 // triangles placed so far, in order
 }
@@ -69,14 +80,14 @@ type builder struct {
 // returns its node index. Splits minimize the surface-area heuristic
 // over binned centroids; a flat or small set becomes a leaf.
 func (bl *builder) build(idx []int32) int32 {
-	node := int32(len(bl.b.nodes))
+	at := int32(len(bl.b.nodes))
 	lo, hi := bl.lo[idx[0]], bl.hi[idx[0]]
 	clo, chi := bl.cent[idx[0]], bl.cent[idx[0]]
 	for _, t := range idx[1:] {
 		lo, hi = lo.Min(bl.lo[t]), hi.Max(bl.hi[t])
 		clo, chi = clo.Min(bl.cent[t]), chi.Max(bl.cent[t])
 	}
-	bl.b.nodes = append(bl.b.nodes, bvhNode{lo: lo, hi: hi})
+	bl.b.nodes = append(bl.b.nodes, node{lo: lo, hi: hi})
 	axis := 0
 	for a := 1; a < 3; a++ {
 		if chi[a]-clo[a] > chi[axis]-clo[axis] {
@@ -88,15 +99,15 @@ func (bl *builder) build(idx []int32) int32 {
 		split = bl.sah(idx, axis, clo[axis], chi[axis], area(lo, hi))
 	}
 	if split < 0 {
-		bl.b.nodes[node].first = bl.start
-		bl.b.nodes[node].count = int32(len(idx))
+		bl.b.nodes[at].first = bl.start
+		bl.b.nodes[at].count = int32(len(idx))
 		bl.start += int32(len(idx))
-		return node
+		return at
 	}
 	bl.build(idx[:split])
 	right := bl.build(idx[split:])
-	bl.b.nodes[node].first = right
-	return node
+	bl.b.nodes[at].first = right
+	return at
 }
 
 // sah partitions idx along axis at the cheapest bin boundary and returns

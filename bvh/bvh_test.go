@@ -1,0 +1,115 @@
+package bvh
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/meshrig/meshrig/internal/testshape"
+	"github.com/meshrig/meshrig/linalg"
+)
+
+// TestBVHMatchesScan: the nearest hit and the line crossings found
+// through the tree are those of a scan of every triangle.
+func TestBVHMatchesScan(t *testing.T) {
+	v1, f1 := testshape.Torus(0.5, 0.2, 40, 12)
+	v2, f2 := testshape.Box(linalg.Vec3{-0.3, -0.3, -0.3}, linalg.Vec3{0.3, 0.3, 0.3})
+	verts := append(v1, v2...)
+	var tris [][3]int
+	part := []int32{}
+	for _, f := range f1 {
+		tris = append(tris, [3]int{f[0], f[1], f[2]})
+		part = append(part, 0)
+	}
+	for _, f := range f2 {
+		tris = append(tris, [3]int{f[0] + len(v1), f[1] + len(v1), f[2] + len(v1)})
+		part = append(part, 1)
+	}
+	b := New(verts, tris, part)
+	if len(b.tris) != len(tris) {
+		t.Fatalf("%d triangles in the tree, want %d", len(b.tris), len(tris))
+	}
+	all := make([]tri, len(tris))
+	for k, f := range tris {
+		all[k] = tri{a: verts[f[0]], e1: verts[f[1]].Sub(verts[f[0]]), e2: verts[f[2]].Sub(verts[f[0]]), part: part[k]}
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	hits := 0
+	for k := 0; k < 2000; k++ {
+		o := linalg.Vec3{rng.Float64() - 0.5, rng.Float64() - 0.5, rng.Float64()*0.6 - 0.3}
+		d := linalg.Vec3{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}.Unit()
+		r := NewRay(o, d)
+		want := math.Inf(1)
+		for i := range all {
+			want = math.Min(want, r.hit(&all[i]))
+		}
+		if got := b.Closest(&r); got != want {
+			t.Fatalf("ray %d: nearest hit %v, scan finds %v", k, got, want)
+		}
+		if !math.IsInf(want, 1) {
+			hits++
+		}
+	}
+	if hits < 1000 {
+		t.Fatalf("only %d of 2000 rays hit: the test does not exercise the tree", hits)
+	}
+	for k := 0; k < 500; k++ {
+		a := k % 3
+		u, v := rng.Float64()*1.6-0.8, rng.Float64()*1.6-0.8
+		got := b.Line(a, u, v, nil)
+		n := 0
+		for i := range all {
+			if _, ok := lineHit(&all[i], a, (a+1)%3, (a+2)%3, u, v); ok {
+				n++
+			}
+		}
+		if len(got) != n {
+			t.Fatalf("line %d: %d crossings through the tree, %d by scan", k, len(got), n)
+		}
+	}
+}
+
+// TestBlocked: a segment is blocked exactly when the scan finds a hit
+// strictly inside it; from a box's centre, a segment to a point inside
+// is clear and one to a point outside crosses a face.
+func TestBlocked(t *testing.T) {
+	verts, faces := testshape.Box(linalg.Vec3{-1, -1, -1}, linalg.Vec3{1, 1, 1})
+	var tris [][3]int
+	for _, f := range faces {
+		tris = append(tris, [3]int{f[0], f[1], f[2]})
+	}
+	b := New(verts, tris, nil)
+	all := make([]tri, len(tris))
+	for k, f := range tris {
+		all[k] = tri{a: verts[f[0]], e1: verts[f[1]].Sub(verts[f[0]]), e2: verts[f[2]].Sub(verts[f[0]])}
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	var clear, blocked int
+	for k := 0; k < 2000; k++ {
+		o := linalg.Vec3{rng.Float64()*3 - 1.5, rng.Float64()*3 - 1.5, rng.Float64()*3 - 1.5}
+		e := linalg.Vec3{rng.Float64()*3 - 1.5, rng.Float64()*3 - 1.5, rng.Float64()*3 - 1.5}
+		r := NewRay(o, e.Sub(o))
+		want := false
+		for i := range all {
+			if h := r.hit(&all[i]); h > 1e-9 && h < 1-1e-9 {
+				want = true
+			}
+		}
+		if got := b.Blocked(&r, 1e-9, 1-1e-9); got != want {
+			t.Fatalf("segment %v–%v: blocked %v, scan says %v", o, e, got, want)
+		}
+		if want {
+			blocked++
+		} else {
+			clear++
+		}
+	}
+	if clear < 200 || blocked < 200 {
+		t.Fatalf("%d clear and %d blocked segments: the test does not exercise both", clear, blocked)
+	}
+	in := NewRay(linalg.Vec3{}, linalg.Vec3{0.9, 0.5, 0})
+	out := NewRay(linalg.Vec3{}, linalg.Vec3{1.1, 0.5, 0})
+	if b.Blocked(&in, 0, 1) || !b.Blocked(&out, 0, 1) {
+		t.Error("from the centre: a point inside is hidden or one outside is visible")
+	}
+}
