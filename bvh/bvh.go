@@ -10,8 +10,9 @@ import "github.com/meshrig/meshrig/linalg"
 
 // Tree is a bounding-volume hierarchy over a mesh's triangles.
 type Tree struct {
-	nodes []node
-	tris  []tri // in leaf order
+	nodes  []node
+	tris   []tri      // in leaf order
+	corner [][3]int32 // their vertices, for Refit
 }
 
 // node is a box; a leaf (count > 0) owns tris[first:first+count], an
@@ -45,7 +46,7 @@ const (
 // component, reported with line crossings (nil: all 0).
 func New(pos []linalg.Vec3, tris [][3]int, part []int32) *Tree {
 	n := len(tris)
-	b := &Tree{tris: make([]tri, 0, n), nodes: make([]node, 0, 2*n/leafSize+1)}
+	b := &Tree{tris: make([]tri, 0, n), corner: make([][3]int32, 0, n), nodes: make([]node, 0, 2*n/leafSize+1)}
 	if n == 0 {
 		return b
 	}
@@ -66,8 +67,38 @@ func New(pos []linalg.Vec3, tris [][3]int, part []int32) *Tree {
 		f := tris[t]
 		a := pos[f[0]]
 		b.tris = append(b.tris, tri{a: a, e1: pos[f[1]].Sub(a), e2: pos[f[2]].Sub(a), part: partOf(part, t)})
+		b.corner = append(b.corner, [3]int32{int32(f[0]), int32(f[1]), int32(f[2])})
 	}
 	return b
+}
+
+// Refit returns the tree over the same triangles with their vertices at
+// pos (a deformed pose of the mesh New indexed): the same hierarchy, every
+// box fitted to its triangles' new corners. It skips New's sort; queries
+// stay exact and slow down only where the motion makes boxes overlap.
+func (b *Tree) Refit(pos []linalg.Vec3) *Tree {
+	out := &Tree{nodes: make([]node, len(b.nodes)), tris: make([]tri, len(b.tris)), corner: b.corner}
+	copy(out.nodes, b.nodes)
+	for k, c := range b.corner {
+		a := pos[c[0]]
+		out.tris[k] = tri{a: a, e1: pos[c[1]].Sub(a), e2: pos[c[2]].Sub(a), part: b.tris[k].part}
+	}
+	// Children follow their parent in nodes: fit from the back.
+	for n := len(out.nodes) - 1; n >= 0; n-- {
+		nd := &out.nodes[n]
+		if nd.count == 0 {
+			l, r := &out.nodes[n+1], &out.nodes[nd.first]
+			nd.lo, nd.hi = l.lo.Min(r.lo), l.hi.Max(r.hi)
+			continue
+		}
+		nd.lo, nd.hi = pos[b.corner[nd.first][0]], pos[b.corner[nd.first][0]]
+		for k := nd.first; k < nd.first+nd.count; k++ {
+			for _, v := range b.corner[k] {
+				nd.lo, nd.hi = nd.lo.Min(pos[v]), nd.hi.Max(pos[v])
+			}
+		}
+	}
+	return out
 }
 
 type builder struct {

@@ -113,3 +113,49 @@ func TestBlocked(t *testing.T) {
 		t.Error("from the centre: a point inside is hidden or one outside is visible")
 	}
 }
+
+// TestRefit: a tree built on one pose and refitted to a strongly
+// deformed one (twisted and stretched) answers as a tree built on the
+// deformed pose, and as a scan of its triangles.
+func TestRefit(t *testing.T) {
+	verts, faces := testshape.Torus(0.5, 0.2, 40, 12)
+	var tris [][3]int
+	for _, f := range faces {
+		tris = append(tris, [3]int{f[0], f[1], f[2]})
+	}
+	moved := make([]linalg.Vec3, len(verts))
+	for i, p := range verts {
+		a := 2 * p[0] // twist about x, stretch along it
+		c, s := math.Cos(a), math.Sin(a)
+		moved[i] = linalg.Vec3{1.5 * p[0], c*p[1] - s*p[2], s*p[1] + c*p[2]}
+	}
+	refit := New(verts, tris, nil).Refit(moved)
+	fresh := New(moved, tris, nil)
+	all := make([]tri, len(tris))
+	for k, f := range tris {
+		all[k] = tri{a: moved[f[0]], e1: moved[f[1]].Sub(moved[f[0]]), e2: moved[f[2]].Sub(moved[f[0]])}
+	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	hits := 0
+	for k := 0; k < 2000; k++ {
+		o := linalg.Vec3{rng.Float64()*1.6 - 0.8, rng.Float64() - 0.5, rng.Float64() - 0.5}
+		d := linalg.Vec3{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}.Unit()
+		r := NewRay(o, d)
+		want := math.Inf(1)
+		for i := range all {
+			want = math.Min(want, r.hit(&all[i]))
+		}
+		if got, fr := refit.Closest(&r), fresh.Closest(&r); got != want || fr != want {
+			t.Fatalf("ray %d: refitted tree %v, fresh tree %v, scan %v", k, got, fr, want)
+		}
+		if b := refit.Blocked(&r, 0, 0.3); b != (want < 0.3) {
+			t.Fatalf("ray %d: blocked within 0.3 %v, nearest hit %v", k, b, want)
+		}
+		if !math.IsInf(want, 1) {
+			hits++
+		}
+	}
+	if hits < 500 {
+		t.Fatalf("only %d of 2000 rays hit", hits)
+	}
+}

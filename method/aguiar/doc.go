@@ -34,7 +34,9 @@
 //     own rotation fixing the twist), and the root translation.
 //  4. Weights (§7): bone heat diffusion, (−Δ_f + H_f) w = H_f p per frame
 //     with the cotangent Laplacian of that frame (one symbolic analysis,
-//     refactored per frame), averaged over frames; the four largest kept.
+//     refactored per frame) and H_f from the distance to the nearest bone
+//     visible from the vertex in that frame (none: no heat), averaged
+//     over frames; the four largest kept.
 //
 // By default the rig is then fitted to the input on the exported
 // parameterization (beyond the paper): rotations by method/skinning, and

@@ -15,13 +15,16 @@ type Segment struct {
 }
 
 // Dist returns the distance from p to the segment.
-func (s Segment) Dist(p linalg.Vec3) float64 {
+func (s Segment) Dist(p linalg.Vec3) float64 { return p.Dist(s.Closest(p)) }
+
+// Closest returns the point of the segment nearest to p.
+func (s Segment) Closest(p linalg.Vec3) linalg.Vec3 {
 	ab := s.B.Sub(s.A)
 	t := 0.0
 	if l2 := ab.Norm2(); l2 > 0 {
 		t = math.Max(0, math.Min(1, p.Sub(s.A).Dot(ab)/l2))
 	}
-	return p.Dist(s.A.Add(ab.Scale(t)))
+	return s.A.Add(ab.Scale(t))
 }
 
 // bones returns the bone segments of s with joint positions joints: one

@@ -12,7 +12,9 @@
 //     inverse geodesic distance (the Laplacian-contraction paper, Eq. 5–6),
 //     with one Dijkstra per joint instead of Floyd–Warshall.
 //   - Heat (the default): bone heat diffusion, Baran & Popović 2007, as in
-//     Blender's automatic weights; one sparse factorization for all bones.
+//     Blender's automatic weights; one sparse factorization for all bones,
+//     each vertex heated by its nearest bone visible from it (the line to
+//     the bone stays inside the surface; tested through a bvh.Tree).
 //
 // A bone is a segment from a joint to each of its children in the
 // skeleton's spanning tree (static.Skeleton.Tree): rotating the joint
