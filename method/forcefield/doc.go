@@ -9,10 +9,11 @@
 // The steps, in unit-cube coordinates (§3: the bounding box's longest side
 // scaled to 1):
 //
-//  1. A bounding-volume hierarchy over the triangles (package bvh) answers ray queries
-//     in logarithmic time (the paper's octree, §3.1). Separate parts are
-//     the mesh's components with coincident vertices welded, so a glTF
-//     character split along its texture seams is still one closed part.
+//  1. A bounding-volume hierarchy over the triangles (package bvh)
+//     answers ray queries in logarithmic time (the paper's octree, §3.1).
+//     Separate parts are the mesh's components with coincident vertices
+//     welded, so a glTF character split along its texture seams is still
+//     one closed part.
 //  2. Voxel centres of a grid (Options.VoxelSize) are classified inside or
 //     outside by ray parity along the three axes, counted per part and
 //     put to a two-of-three vote (§3.2).
