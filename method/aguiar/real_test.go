@@ -36,16 +36,17 @@ func TestHorseGallop(t *testing.T) {
 
 // TestSkinnedCharacters rigs the sampled animations of the skinned glTF
 // characters and measures joint error against each file's own rig. The
-// issue's target is ≤ 3; Fox has the least margin (2.85–3.01 over k-means
-// seeds 1–5), RiggedSimple, whose skin blends along its whole length,
-// holds only because the segmentation is chosen among variation levels
-// (at 99.9% alone it winds 9 joints along the cylinder: 3.51).
+// issue's target is ≤ 3. Fox has the least margin (2.86–3.17 over
+// k-means seeds 1–5: its hind legs' lower bones are not always parted).
+// RiggedSimple, whose skin blends along its whole length, holds because
+// the segmentation is chosen among variation levels (at 99.9% alone it
+// winds 9 joints along the cylinder: 3.51).
 func TestSkinnedCharacters(t *testing.T) {
 	rigf := func(s *seq.Sequence, notes method.Notes) (*rig.Rig, error) {
 		return Rig(context.Background(), s, Options{Notes: notes})
 	}
 	for _, c := range []rigcheck.Skinned{
-		{Name: "CesiumMan", Bones: [2]int{15, 32}, RMSE: 0.2, ACCU: 0.6, JointError: 3},  // truth 19: 25 bones, RMSE% 0.14, JE 1.79
+		{Name: "CesiumMan", Bones: [2]int{15, 32}, RMSE: 0.2, ACCU: 0.6, JointError: 3},  // truth 19: 25 bones, RMSE% 0.15, JE 1.79
 		{Name: "Fox", Bones: [2]int{16, 32}, RMSE: 0.6, ACCU: 0.6, JointError: 3},        // truth 22: 20, 0.43, 2.86
 		{Name: "RiggedSimple", Bones: [2]int{4, 8}, RMSE: 0.3, ACCU: 0.3, JointError: 3}, // truth 4: 6, 0.15, 2.77
 	} {
