@@ -159,3 +159,34 @@ func TestRefit(t *testing.T) {
 		t.Fatalf("only %d of 2000 rays hit", hits)
 	}
 }
+
+// TestBlockedFrom: rays from a vertex of a fan, grazing its triangles
+// (where rounding can put their hit just beyond 0), are not blocked by
+// them; a sheet above the fan still blocks.
+func TestBlockedFrom(t *testing.T) {
+	verts := []linalg.Vec3{{0, 0, 0}}
+	var tris [][3]int
+	const n = 12
+	for k := 0; k < n; k++ {
+		a := 2 * math.Pi * float64(k) / n
+		verts = append(verts, linalg.Vec3{math.Cos(a), math.Sin(a), 0.1 * math.Sin(3*a)})
+		tris = append(tris, [3]int{1 + k, 1 + (k+1)%n, 0}) // the centre as corner c
+	}
+	top := len(verts)
+	verts = append(verts, linalg.Vec3{-2, -2, 1}, linalg.Vec3{2, -2, 1}, linalg.Vec3{0, 3, 1})
+	tris = append(tris, [3]int{top, top + 1, top + 2})
+	b := New(verts, tris, nil)
+	rng := rand.New(rand.NewPCG(7, 8))
+	for k := 0; k < 2000; k++ {
+		e := linalg.Vec3{rng.Float64()*2 - 1, rng.Float64()*2 - 1, 0}
+		e[2] = 0.1*math.Sin(3*math.Atan2(e[1], e[0]))*e.Norm() + (rng.Float64()-0.5)*1e-9
+		r := NewRay(verts[0], e.Scale(1e-3))
+		if b.BlockedFrom(&r, 0, 0, 1) {
+			t.Fatalf("ray %d from the fan's centre toward %v: blocked by its own fan", k, e)
+		}
+	}
+	up := NewRay(verts[0], linalg.Vec3{0.1, 0.2, 2})
+	if !b.BlockedFrom(&up, 0, 0, 1) {
+		t.Error("the sheet above does not block")
+	}
+}

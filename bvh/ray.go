@@ -124,6 +124,13 @@ func (b *Tree) Closest(r *Ray) float64 {
 // between tmin and tmax: whether the segment between those points of r
 // passes through the surface.
 func (b *Tree) Blocked(r *Ray, tmin, tmax float64) bool {
+	return b.BlockedFrom(r, -1, tmin, tmax)
+}
+
+// BlockedFrom is Blocked for a ray that starts at mesh vertex v: the
+// triangles around v, which the ray leaves at distance 0 (up to
+// rounding, which can put a grazing one just beyond it), do not count.
+func (b *Tree) BlockedFrom(r *Ray, v int32, tmin, tmax float64) bool {
 	if len(b.nodes) == 0 {
 		return false
 	}
@@ -140,6 +147,9 @@ func (b *Tree) Blocked(r *Ray, tmin, tmax float64) bool {
 			continue
 		}
 		for k := nd.first; k < nd.first+nd.count; k++ {
+			if c := b.corner[k]; c[0] == v || c[1] == v || c[2] == v {
+				continue
+			}
 			if t := r.hit(&b.tris[k]); t > tmin && t < tmax {
 				return true
 			}

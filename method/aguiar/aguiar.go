@@ -11,6 +11,7 @@ import (
 	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/method"
 	"github.com/meshrig/meshrig/method/skinning"
+	"github.com/meshrig/meshrig/method/skinweights"
 	"github.com/meshrig/meshrig/method/weld"
 	"github.com/meshrig/meshrig/rig"
 	"github.com/meshrig/meshrig/seq"
@@ -22,6 +23,9 @@ const Name = "de-aguiar-2008"
 // Rig extracts a skeletal rig from s.
 func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 	opt = opt.withDefaults()
+	if opt.Variation < 0 || opt.Variation > 1 {
+		return nil, fmt.Errorf("spectral: variation %g, want a share in (0, 1] (0: automatic)", opt.Variation)
+	}
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
@@ -41,7 +45,7 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	best, err := choose(ctx, sm, p.w.Tris, segs, opt)
+	best, err := choose(ctx, sm, p.w.Tris, p.heat, segs, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -49,13 +53,15 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 }
 
 // problem is one run's input in unit-sphere units: every input vertex
-// (full), and the welded mesh the topology-bound steps work on (m).
+// (full), and the welded mesh the topology-bound steps work on (m) with
+// its heat system (shared by every rig made of it).
 type problem struct {
 	s    *seq.Sequence
 	us   method.UnitSphere
 	full *skinning.Model
 	w    weld.Result
 	m    *skinning.Model
+	heat *skinweights.HeatSolver
 }
 
 func newProblem(s *seq.Sequence) (*problem, error) {
@@ -67,7 +73,11 @@ func newProblem(s *seq.Sequence) (*problem, error) {
 	}
 	m := &skinning.Model{N: len(w.Rest), F: s.F(), Rest: w.Rest, Frames: w.Frames,
 		Top: mesh.NewTopology(&mesh.Mesh{Verts: w.Rest, Tris: w.Tris})}
-	return &problem{s: s, us: us, full: full, w: w, m: m}, nil
+	heat, err := skinweights.NewHeatSolver(w.Rest, w.Tris)
+	if err != nil {
+		return nil, err
+	}
+	return &problem{s: s, us: us, full: full, w: w, m: m, heat: heat}, nil
 }
 
 // rig builds the rig from k patches of the welded mesh (vertex and
@@ -75,7 +85,7 @@ func newProblem(s *seq.Sequence) (*problem, error) {
 // the input's units.
 func (p *problem) rig(ctx context.Context, vertex, tri []int32, k int, opt Options) (*rig.Rig, error) {
 	m, full := p.m, p.full
-	h, err := rigPatches(m, p.w.Tris, vertex, tri, k, opt)
+	h, err := rigPatches(m, p.w.Tris, p.heat, vertex, tri, k, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -115,7 +125,7 @@ type segmentation struct {
 // the affinity of Eq. 1, spectral clustering, every triangle to its
 // nearest seed's class, then the patches their neighbours explain merged
 // away. It returns one segmentation per distinct spectral grouping of
-// opt's variation levels, fewest patches first; m is the model the
+// opt's variation levels, in the levels' order; m is the model the
 // segmentation looked at (long sequences are segmented on frames spread
 // over the motion).
 func segment(m *skinning.Model, tris [][3]int, opt Options) ([]segmentation, *skinning.Model) {
@@ -139,7 +149,7 @@ func segment(m *skinning.Model, tris [][3]int, opt Options) ([]segmentation, *sk
 		// Classes no triangle took are dropped and the rest renumbered.
 		k := renumber(vertex, tri, g.k)
 		k = merge(m, tris, vertex, tri, k, opt.MinTurn, minSize)
-		if n := len(out); n > 0 && out[n-1].k == k && slices.Equal(out[n-1].vertex, vertex) {
+		if n := len(out); n > 0 && out[n-1].k == k && slices.Equal(out[n-1].vertex, vertex) && slices.Equal(out[n-1].tri, tri) {
 			continue // the merge undid what the finer grouping added
 		}
 		out = append(out, segmentation{vertex: vertex, tri: tri, k: k})
@@ -150,7 +160,7 @@ func segment(m *skinning.Model, tris [][3]int, opt Options) ([]segmentation, *sk
 // rigPatches rigs the model from k patches (vertex and triangle classes):
 // §5 skeleton, §6 motion (m.M), §7 weights (m.WB, m.WW). It returns the
 // hierarchy.
-func rigPatches(m *skinning.Model, tris [][3]int, vertex, tri []int32, k int, opt Options) (skinning.Hierarchy, error) {
+func rigPatches(m *skinning.Model, tris [][3]int, hs *skinweights.HeatSolver, vertex, tri []int32, k int, opt Options) (skinning.Hierarchy, error) {
 	// §5 Skeleton.
 	opt.Progress.Report("skeleton", 2, 4)
 	h, patch, center := skeleton(m, tris, vertex, tri, k, opt.Alpha)
@@ -179,7 +189,7 @@ func rigPatches(m *skinning.Model, tris [][3]int, vertex, tri []int32, k int, op
 	if opt.HeatFrames > 0 {
 		frames = m.SampleFrames(opt.HeatFrames)
 	}
-	w, err := heatWeights(m, tris, h, center, frames)
+	w, err := heatWeights(hs, m, h, center, frames)
 	if err != nil {
 		return h, err
 	}

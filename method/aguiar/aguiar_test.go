@@ -10,6 +10,7 @@ import (
 	"github.com/meshrig/meshrig/internal/testrig"
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/method/skinning"
+	"github.com/meshrig/meshrig/method/skinweights"
 	"github.com/meshrig/meshrig/metric"
 	"github.com/meshrig/meshrig/seq"
 )
@@ -30,16 +31,27 @@ func tubeModel(t *testing.T, frames int) (*skinning.Model, [][3]int, skinning.Hi
 	return m, s.Rest.Tris, h, []linalg.Vec3{{0.5, 0, 0}, {1.5, 0, 0}, {2.5, 0, 0}}
 }
 
+// tubeHeat returns heatWeights of the tube model in frames.
+func tubeHeat(t *testing.T, m *skinning.Model, tris [][3]int, h skinning.Hierarchy, center []linalg.Vec3, frames []int) []float64 {
+	t.Helper()
+	hs, err := skinweights.NewHeatSolver(m.Rest, tris)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := heatWeights(hs, m, h, center, frames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
 // TestHeatWeightsPartitionOfUnity: the heat systems of all bones share
 // one matrix whose right-hand sides add up to M H 1, and L 1 = 0, so the
 // raw weights of every vertex sum to one (before the four largest are
 // kept).
 func TestHeatWeightsPartitionOfUnity(t *testing.T) {
 	m, tris, h, center := tubeModel(t, 4)
-	w, err := heatWeights(m, tris, h, center, []int{0, 2})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := tubeHeat(t, m, tris, h, center, []int{0, 2})
 	for i := 0; i < m.N; i++ {
 		sum := w[i*3] + w[i*3+1] + w[i*3+2]
 		if math.Abs(sum-1) > 1e-6 {
@@ -116,5 +128,8 @@ func TestBadInput(t *testing.T) {
 				t.Log(err)
 			}
 		})
+	}
+	if _, err := Rig(context.Background(), tube, Options{Variation: 1.5}); err == nil {
+		t.Error("variation 1.5: no error")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/meshrig/meshrig/method/skinning"
+	"github.com/meshrig/meshrig/method/skinweights"
 )
 
 // choose returns the segmentation whose rig reproduces m best, when
@@ -18,10 +19,11 @@ import (
 // bent 90° at each joint), 99.9% splits every blended ring into patches
 // of its own and their joints wind along the limb, while characters with
 // many small bones need that much to part them. Each segmentation is
-// rigged cheaply — heat weights from choiceHeatFrames frames and one
-// round of the rotation and weight fit — and scored by its squared error
-// over m's vertices and frames; ties go to fewer patches.
-func choose(ctx context.Context, m *skinning.Model, tris [][3]int, segs []segmentation, opt Options) (segmentation, error) {
+// rigged cheaply — heat weights from choiceHeatFrames frames and, when
+// opt.Refine asks for the fit, one round of it — and scored by its
+// squared error over m's vertices and frames (at most choiceFrames of
+// them); ties go to the lower level.
+func choose(ctx context.Context, m *skinning.Model, tris [][3]int, hs *skinweights.HeatSolver, segs []segmentation, opt Options) (segmentation, error) {
 	if len(segs) == 1 {
 		return segs[0], nil
 	}
@@ -37,16 +39,17 @@ func choose(ctx context.Context, m *skinning.Model, tris [][3]int, segs []segmen
 		if err := ctx.Err(); err != nil {
 			return segmentation{}, err
 		}
-		opt.Progress.Report("choosing the segmentation", c, len(segs))
 		q := &skinning.Model{N: m.N, F: m.F, Rest: m.Rest, Frames: m.Frames, Top: m.Top}
-		h, err := rigPatches(q, tris, sg.vertex, sg.tri, sg.k, quick)
+		h, err := rigPatches(q, tris, hs, sg.vertex, sg.tri, sg.k, quick)
 		if err != nil {
 			return segmentation{}, err
 		}
-		heatB, heatW := append([]int32(nil), q.WB...), append([]float64(nil), q.WW...)
-		q.FitRotations(h, 2)
-		fitWeights(q, heatB, heatW, heatPull)
-		q.FitRotations(h, 2)
+		if opt.Refine > 0 {
+			heatB, heatW := append([]int32(nil), q.WB...), append([]float64(nil), q.WW...)
+			q.FitRotations(h, 2)
+			fitWeights(q, heatB, heatW, heatPull)
+			q.FitRotations(h, 2)
+		}
 		e := q.SSE()
 		tried = append(tried, strconv.Itoa(sg.k))
 		if c == 0 || e < bestErr {

@@ -13,10 +13,7 @@ import (
 // hard they pull.
 func TestFitWeights(t *testing.T) {
 	m, tris, h, center := tubeModel(t, 12)
-	w, err := heatWeights(m, tris, h, center, []int{0, 5})
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := tubeHeat(t, m, tris, h, center, []int{0, 5})
 	setWeights(m, w, 4)
 	heatB, heatW := append([]int32(nil), m.WB...), append([]float64(nil), m.WW...)
 	heatSSE := m.SSE()

@@ -34,15 +34,11 @@ func bones(m *skinning.Model, h skinning.Hierarchy, center []linalg.Vec3, f int)
 
 // heatWeights computes bone heat weights (§7, after Baran & Popović 2007)
 // in each of frames and averages them: per frame, the bones posed in that
-// frame diffuse over the mesh posed in that frame (skinweights.HeatSolver
-// holds the system). One symbolic analysis serves every frame. It
-// returns N·B weights.
-func heatWeights(m *skinning.Model, tris [][3]int, h skinning.Hierarchy, center []linalg.Vec3, frames []int) ([]float64, error) {
+// frame diffuse over the mesh posed in that frame (hs, made for m's rest
+// pose and triangles, holds the system: one symbolic analysis serves
+// every frame). It returns N·B weights.
+func heatWeights(hs *skinweights.HeatSolver, m *skinning.Model, h skinning.Hierarchy, center []linalg.Vec3, frames []int) ([]float64, error) {
 	n, b := m.N, m.B
-	hs, err := skinweights.NewHeatSolver(n, tris)
-	if err != nil {
-		return nil, err
-	}
 	sums := make([][]float64, len(frames))
 	errs := make([]error, len(frames))
 	par.For(len(frames), 1, func(lo, hi int) {

@@ -11,9 +11,10 @@ type Options struct {
 	SeedFraction float64
 	// Variation is the share of the seeds' articulated motion (what one
 	// rigid motion of all of them leaves) that the groups' rigid motions
-	// must explain (§4: "about 99% of the total variation"). Default 0:
-	// each of 99%, 99.5%, 99.8% and 99.9% is tried and the segmentation
-	// whose rig reproduces the input best is kept (see choose).
+	// must explain (§4: "about 99% of the total variation"), in (0, 1].
+	// Default 0: each of 99%, 99.5%, 99.8% and 99.9% is tried and the
+	// segmentation whose rig, made quickly, reproduces the input best is
+	// kept.
 	Variation float64
 	// MaxBones caps the number of patches. Default 48.
 	MaxBones int
@@ -49,9 +50,6 @@ type Options struct {
 func (o Options) withDefaults() Options {
 	if o.SeedFraction <= 0 {
 		o.SeedFraction = 0.01
-	}
-	if o.Variation < 0 || o.Variation > 1 {
-		o.Variation = 0
 	}
 	if o.MinTurn == 0 {
 		o.MinTurn = 0.1

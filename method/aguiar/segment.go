@@ -142,7 +142,8 @@ func spectral(m *skinning.Model, seed []int, a *mat.SymDense, levels []float64, 
 	total := residual(m, seed, make([]int, l))
 	var out []grouping
 	var label []int
-	next := 0 // the first level not met yet
+	met := false // label is out's last grouping
+	next := 0    // the first level not met yet
 	for k := 2; k <= min(maxK, l) && next < len(levels); k++ {
 		y := make([]float64, l*k) // row i: seed i's embedding, unit length
 		for i := 0; i < l; i++ {
@@ -176,7 +177,7 @@ func spectral(m *skinning.Model, seed []int, a *mat.SymDense, levels []float64, 
 				best, label = r, labels[try]
 			}
 		}
-		met := false
+		met = false
 		for next < len(levels) && best <= (1-levels[next])*total {
 			met = true
 			next++
@@ -185,7 +186,7 @@ func spectral(m *skinning.Model, seed []int, a *mat.SymDense, levels []float64, 
 			out = append(out, newGrouping(label))
 		}
 	}
-	if next < len(levels) && label != nil {
+	if next < len(levels) && label != nil && !met {
 		out = append(out, newGrouping(label)) // maxK reached
 	}
 	if len(out) == 0 { // fewer than two seeds

@@ -2,9 +2,9 @@ package forcefield
 
 import (
 	"context"
-	"github.com/meshrig/meshrig/bvh"
 	"math"
 
+	"github.com/meshrig/meshrig/bvh"
 	"github.com/meshrig/meshrig/internal/par"
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/method"

@@ -3,9 +3,9 @@ package forcefield
 import (
 	"context"
 	"fmt"
-	"github.com/meshrig/meshrig/bvh"
 	"math"
 
+	"github.com/meshrig/meshrig/bvh"
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/method/static"

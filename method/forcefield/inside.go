@@ -1,10 +1,10 @@
 package forcefield
 
 import (
-	"github.com/meshrig/meshrig/bvh"
 	"math"
 	"slices"
 
+	"github.com/meshrig/meshrig/bvh"
 	"github.com/meshrig/meshrig/internal/par"
 )
 

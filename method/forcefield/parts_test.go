@@ -1,11 +1,11 @@
 package forcefield
 
 import (
-	"github.com/meshrig/meshrig/bvh"
 	"math"
 	"math/rand/v2"
 	"testing"
 
+	"github.com/meshrig/meshrig/bvh"
 	"github.com/meshrig/meshrig/internal/testshape"
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"

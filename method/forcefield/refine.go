@@ -1,9 +1,9 @@
 package forcefield
 
 import (
-	"github.com/meshrig/meshrig/bvh"
 	"math"
 
+	"github.com/meshrig/meshrig/bvh"
 	"github.com/meshrig/meshrig/linalg"
 )
 

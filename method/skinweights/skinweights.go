@@ -88,7 +88,7 @@ func Compute(m *mesh.Mesh, s *static.Skeleton, scheme Scheme, opt Options) (rig.
 		if len(m.Tris) == 0 {
 			return nil, fmt.Errorf("skin weights: heat needs triangles and the mesh has none")
 		}
-		hs, err := NewHeatSolver(len(pos), m.Tris)
+		hs, err := NewHeatSolver(pos, m.Tris)
 		if err != nil {
 			return nil, fmt.Errorf("skin weights: %w", err)
 		}

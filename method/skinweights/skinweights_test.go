@@ -90,7 +90,7 @@ func TestInvariants(t *testing.T) {
 func TestHeatPartitionOfUnity(t *testing.T) {
 	r := biped(t, true)
 	s := fromRig(&r.Skeleton)
-	hs, err := NewHeatSolver(len(r.Mesh.Verts), r.Mesh.Tris)
+	hs, err := NewHeatSolver(r.Mesh.Verts, r.Mesh.Tris)
 	if err != nil {
 		t.Fatal(err)
 	}

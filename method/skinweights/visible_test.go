@@ -36,7 +36,7 @@ func TestHeatSeesThroughNoWall(t *testing.T) {
 	if c := (linalg.Vec3{1, 1, 1}); segs[1].Dist(c) >= segs[0].Dist(c) {
 		t.Fatal("the corner is nearer its own bone: the test shows nothing")
 	}
-	hs, err := NewHeatSolver(len(pos), tris)
+	hs, err := NewHeatSolver(pos, tris)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,7 +61,7 @@ func TestHeatPartWithoutBone(t *testing.T) {
 	pos, tris, _ := boxes(t)
 	segs := []Segment{{A: linalg.Vec3{-0.5, 0, 0}, B: linalg.Vec3{0.5, 0, 0.2}, Joint: 0},
 		{A: linalg.Vec3{0.5, 0, 0.2}, B: linalg.Vec3{0.5, 0.5, 0.2}, Joint: 1}}
-	hs, err := NewHeatSolver(len(pos), tris)
+	hs, err := NewHeatSolver(pos, tris)
 	if err != nil {
 		t.Fatal(err)
 	}
