@@ -164,28 +164,25 @@ func (bl *builder) sah(idx []int32, axis int, c0, c1 float64, parent float64) in
 	var rightCnt [sahBins]int
 	var lo, hi linalg.Vec3
 	n := 0
-	for k := sahBins - 1; k > 0; k-- {
-		if cnt[k] > 0 {
-			if n == 0 {
-				lo, hi = blo[k], bhi[k]
-			} else {
-				lo, hi = lo.Min(blo[k]), hi.Max(bhi[k])
-			}
-			n += cnt[k]
+	add := func(k int) { // bin k joins the box lo–hi of n triangles
+		if cnt[k] == 0 {
+			return
 		}
+		if n == 0 {
+			lo, hi = blo[k], bhi[k]
+		} else {
+			lo, hi = lo.Min(blo[k]), hi.Max(bhi[k])
+		}
+		n += cnt[k]
+	}
+	for k := sahBins - 1; k > 0; k-- {
+		add(k)
 		rightCnt[k], rightArea[k] = n, area(lo, hi)
 	}
 	best, bestCost := -1, float64(len(idx))*parent // cost of a leaf
 	n = 0
 	for k := 0; k < sahBins-1; k++ {
-		if cnt[k] > 0 {
-			if n == 0 {
-				lo, hi = blo[k], bhi[k]
-			} else {
-				lo, hi = lo.Min(blo[k]), hi.Max(bhi[k])
-			}
-			n += cnt[k]
-		}
+		add(k)
 		if n == 0 || rightCnt[k+1] == 0 {
 			continue
 		}

@@ -22,6 +22,20 @@ func boxes(t *testing.T) ([]linalg.Vec3, [][3]int, int) {
 	return m.Verts, m.Tris, 8 // the large box's vertices come first
 }
 
+// heat returns the raw heat weights of the mesh pos, tris for segs.
+func heat(t *testing.T, pos []linalg.Vec3, tris [][3]int, segs []Segment, joints int) []float64 {
+	t.Helper()
+	hs, err := NewHeatSolver(pos, tris)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := hs.Solve(pos, segs, joints)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
 // TestHeatSeesThroughNoWall: each box's vertices take their own bone
 // only, though some are nearer the other's (de Aguiar §7, Baran &
 // Popović: the nearest bone counts only where the line to it stays
@@ -36,14 +50,7 @@ func TestHeatSeesThroughNoWall(t *testing.T) {
 	if c := (linalg.Vec3{1, 1, 1}); segs[1].Dist(c) >= segs[0].Dist(c) {
 		t.Fatal("the corner is nearer its own bone: the test shows nothing")
 	}
-	hs, err := NewHeatSolver(pos, tris)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := hs.Solve(pos, segs, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := heat(t, pos, tris, segs, 2)
 	for i := range pos {
 		own := 0
 		if i >= nBig {
@@ -61,14 +68,7 @@ func TestHeatPartWithoutBone(t *testing.T) {
 	pos, tris, _ := boxes(t)
 	segs := []Segment{{A: linalg.Vec3{-0.5, 0, 0}, B: linalg.Vec3{0.5, 0, 0.2}, Joint: 0},
 		{A: linalg.Vec3{0.5, 0, 0.2}, B: linalg.Vec3{0.5, 0.5, 0.2}, Joint: 1}}
-	hs, err := NewHeatSolver(pos, tris)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := hs.Solve(pos, segs, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
+	w := heat(t, pos, tris, segs, 2)
 	for i := range pos {
 		if s := w[i*2] + w[i*2+1]; math.Abs(s-1) > 1e-9 || math.IsNaN(s) {
 			t.Errorf("vertex %d: weights sum to %v", i, s)
