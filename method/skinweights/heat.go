@@ -67,12 +67,12 @@ func (h *HeatSolver) Solve(pos []linalg.Vec3, segs []Segment, joints int) ([]flo
 	}
 	mass := mesh.Mass(pos, h.tris)
 	diag := make([]float64, n)
-	nearestJoint := h.vis.nearest(pos, mass, segs)
+	nearestJoint, dist := h.vis.nearest(pos, mass, segs)
 	for i, k := range nearestJoint {
 		if k < 0 {
 			continue
 		}
-		d := math.Max(segs[k].Dist(pos[i]), minDist)
+		d := math.Max(dist[i], minDist)
 		m := mass[i]
 		if m == 0 {
 			// No triangle gives this vertex area: a tiny mass keeps the

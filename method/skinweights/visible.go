@@ -6,7 +6,7 @@ import (
 	"github.com/meshrig/meshrig/bvh"
 	"github.com/meshrig/meshrig/internal/par"
 	"github.com/meshrig/meshrig/linalg"
-	"github.com/meshrig/meshrig/spantree"
+	"github.com/meshrig/meshrig/mesh"
 )
 
 // visibility decides which bone heats which vertex: the nearest bone
@@ -23,35 +23,28 @@ type visibility struct {
 }
 
 func newVisibility(rest []linalg.Vec3, tris [][3]int) *visibility {
-	sets := spantree.NewSets(len(rest))
-	for _, t := range tris {
-		sets.Union(t[0], t[1])
-		sets.Union(t[0], t[2])
-	}
-	comp := make([]int, len(rest))
-	for i := range comp {
-		comp[i] = sets.Find(i)
-	}
-	return &visibility{tree: bvh.New(rest, tris, nil), comp: comp}
+	top := mesh.NewTopology(&mesh.Mesh{Verts: rest, Tris: tris})
+	return &visibility{tree: bvh.New(rest, tris, nil), comp: top.Component}
 }
 
 // nearest returns, for every vertex at pos (a pose of the reference
-// mesh), the index in segs of the nearest segment visible from it, or −1
-// where none is. A vertex in no triangle (mass 0) takes its nearest
+// mesh), the index in segs of the nearest segment visible from it and
+// its distance, or −1 where none is. A vertex in no triangle (mass 0) takes its nearest
 // segment, and so does every vertex of a component none of whose
 // vertices sees one (its bones all hidden behind other parts, or none
 // inside it), so that no part of the system is left without heat.
-func (v *visibility) nearest(pos []linalg.Vec3, mass []float64, segs []Segment) []int {
+func (v *visibility) nearest(pos []linalg.Vec3, mass []float64, segs []Segment) ([]int, []float64) {
 	tree := v.tree.Refit(pos)
 	out := make([]int, len(pos))
+	d := make([]float64, len(pos))
 	par.For(len(pos), 1024, func(lo, hi int) {
 		dist := make([]float64, len(segs))
 		for i := lo; i < hi; i++ {
 			if mass[i] == 0 {
-				out[i], _ = nearest(segs, pos[i])
+				out[i], d[i] = nearest(segs, pos[i])
 				continue
 			}
-			out[i] = nearestVisible(tree, int32(i), segs, pos[i], dist)
+			out[i], d[i] = nearestVisible(tree, int32(i), segs, pos[i], dist)
 		}
 	})
 	seen := make([]bool, len(pos))
@@ -62,15 +55,16 @@ func (v *visibility) nearest(pos []linalg.Vec3, mass []float64, segs []Segment) 
 	}
 	for i, k := range out {
 		if k < 0 && !seen[v.comp[i]] {
-			out[i], _ = nearest(segs, pos[i])
+			out[i], d[i] = nearest(segs, pos[i])
 		}
 	}
-	return out
+	return out, d
 }
 
 // nearestVisible returns the segment nearest to mesh vertex i at p among
-// those visible from it, or −1. dist is scratch of len(segs).
-func nearestVisible(tree *bvh.Tree, i int32, segs []Segment, p linalg.Vec3, dist []float64) int {
+// those visible from it and its distance, or −1. dist is scratch of
+// len(segs).
+func nearestVisible(tree *bvh.Tree, i int32, segs []Segment, p linalg.Vec3, dist []float64) (int, float64) {
 	for k, s := range segs {
 		dist[k] = s.Dist(p)
 	}
@@ -89,11 +83,11 @@ func nearestVisible(tree *bvh.Tree, i int32, segs []Segment, p linalg.Vec3, dist
 		// visibleTol of the line's ends is a coincident copy of the
 		// vertex (a seam) or the bone touching the surface.
 		if !tree.BlockedFrom(&r, i, visibleTol, 1-visibleTol) {
-			return best
+			return best, dist[best]
 		}
 		dist[best] = math.Inf(1)
 	}
-	return -1
+	return -1, 0
 }
 
 // visibleTol is the share of a vertex-to-bone line at either end where a
