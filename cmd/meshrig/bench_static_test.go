@@ -19,7 +19,7 @@ import (
 func TestPoseError(t *testing.T) {
 	dir := gen(t, "biped")
 	c := staticCase{name: "biped", path: filepath.Join(dir, "rest.obj"), truth: filepath.Join(dir, "truth.glb")}
-	m, err := readStaticMesh(c.path)
+	m, err := readStaticMesh(c.path, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/meshrig/meshrig/format"
+	"github.com/meshrig/meshrig/internal/safefile"
 	"github.com/meshrig/meshrig/internal/shareddata"
 	"github.com/meshrig/meshrig/metric"
 )
@@ -49,8 +49,17 @@ true motion through our skeleton and weights, each joint following the
 true joint whose weights overlap its own the most; truth pose% is the
 true rig's own RMSE% on the same frames.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			var plan safefile.Plan
+			defer plan.Abort()
+			plan.Read(args...)
+			if err := declareReport(&plan, "--json", o.json); err != nil {
+				return err
+			}
 			if o.staticMode {
-				return benchStatic(cmd, g, o, args)
+				return benchStatic(cmd, g, o, &plan, args)
+			}
+			if err := o.rig.check(); err != nil {
+				return err
 			}
 			dirs := args
 			if len(dirs) == 0 {
@@ -73,7 +82,7 @@ true rig's own RMSE% on the same frames.`,
 			w := cmd.OutOrStdout()
 			fmt.Fprintf(w, "%-16s %8s %6s %5s %8s %7s %7s %10s %7s\n", "dataset", "vertices", "frames", "bones", "seconds", "RMSE%", "Max%", "normal RMS", "ACCU%")
 			for _, d := range dirs {
-				row, err := benchOne(g, &o.rig, d)
+				row, err := benchOne(cmd.Context(), g, &o.rig, d)
 				if err != nil {
 					return fmt.Errorf("%s: %w", d, err)
 				}
@@ -81,23 +90,18 @@ true rig's own RMSE% on the same frames.`,
 				fmt.Fprintf(w, "%-16s %8d %6d %5d %8.2f %7.3f %7.3f %10.4f %7.3f\n", row.Dataset, row.Vertices, row.Frames,
 					row.Bones, row.Seconds, row.RMSEPercent, row.MaxPercent, row.NormalRMS, row.ACCUPercent)
 			}
-			if o.json != "" {
-				return writeJSON(cmd.OutOrStdout(), o.json, rows)
+			if err := stageJSON(&plan, o.json, rows); err != nil {
+				return err
 			}
-			return nil
+			if err := plan.Commit(cmd.Context()); err != nil {
+				return err
+			}
+			return printJSON(w, o.json, rows)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&o.json, "json", "", "also write the rows as JSON to this file")
-	f.StringVar(&o.rig.method, "method", "ledeng", "rigging method: ledeng, face-clustering or spectral")
-	f.Float64Var(&o.rig.tolerance, "tolerance", 0, "face-clustering: RMS fit tolerance, % of the diagonal")
-	f.IntVar(&o.rig.lloyd, "lloyd", 0, "face-clustering: Lloyd refinement passes")
-	f.IntVar(&o.rig.bones, "bones", 0, "at most this many bones")
-	f.IntVar(&o.rig.initBones, "init-bones", 32, "over-estimated bone count of the initialization")
-	f.IntVar(&o.rig.iterations, "iterations", 20, "rigging iterations")
-	f.IntVar(&o.rig.maxInf, "max-influences", 4, "most joints per vertex (1–4)")
-	f.Uint64Var(&o.rig.seed, "seed", 1, "seed for any randomized step")
-	f.StringVar(&o.rig.skeleton, "skeleton", "tree", "tree or none")
+	f.StringVar(&o.json, "json", "", "also write the rows as JSON to this file (- for standard output)")
+	o.rig.addFlags(f)
 	f.BoolVar(&o.staticMode, "static", false, "benchmark skeletonize on single meshes (see above)")
 	f.IntVar(&o.static.joints, "joints", 0, "--static, contraction: joints to keep")
 	f.Float64Var(&o.static.voxelSize, "voxel-size", 0, "--static, forcefield: voxel edge in the unit cube")
@@ -105,15 +109,15 @@ true rig's own RMSE% on the same frames.`,
 }
 
 // benchOne loads a folder, rigs it and measures the rig.
-func benchOne(g *globals, o *rigOptions, dir string) (benchRow, error) {
-	in, err := format.Load([]string{dir}, format.LoadOptions{})
+func benchOne(ctx context.Context, g *globals, o *rigOptions, dir string) (benchRow, error) {
+	in, err := (&loadFlags{}).load(ctx, g, []string{dir})
 	if err != nil {
 		return benchRow{}, err
 	}
 	quiet := *g
 	quiet.quiet = true
 	start := time.Now()
-	r, name, err := rigWith(context.Background(), &quiet, o, in.Sequence)
+	r, name, err := rigWith(ctx, &quiet, o, in.Sequence)
 	if err != nil {
 		return benchRow{}, err
 	}

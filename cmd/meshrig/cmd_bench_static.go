@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/meshrig/meshrig/internal/safefile"
 	"github.com/meshrig/meshrig/internal/shareddata"
 	"github.com/meshrig/meshrig/linalg"
 )
@@ -88,7 +88,7 @@ func meshName(p string) string {
 // --method names) and heat weights, printing a row each as it finishes.
 // A method failing on a mesh is reported in its row; the command fails at
 // the end if any did.
-func benchStatic(cmd *cobra.Command, g *globals, o *benchOptions, args []string) error {
+func benchStatic(cmd *cobra.Command, g *globals, o *benchOptions, plan *safefile.Plan, args []string) error {
 	cases, err := staticCases(args)
 	if err != nil {
 		return err
@@ -97,6 +97,19 @@ func benchStatic(cmd *cobra.Command, g *globals, o *benchOptions, args []string)
 	if cmd.Flags().Changed("method") {
 		methods = []string{o.rig.method}
 	}
+	for _, name := range methods {
+		so := o.static
+		so.method = name
+		if err := so.check(); err != nil {
+			return err
+		}
+	}
+	for _, c := range cases {
+		plan.Read(c.path, c.truth)
+	}
+	if err := plan.Check(); err != nil {
+		return err
+	}
 	quiet := *g
 	quiet.quiet = true
 	w := cmd.OutOrStdout()
@@ -104,13 +117,13 @@ func benchStatic(cmd *cobra.Command, g *globals, o *benchOptions, args []string)
 	var rows []staticBenchRow
 	failed := 0
 	for _, c := range cases {
-		m, err := readStaticMesh(c.path)
+		m, err := readStaticMesh(c.path, plan)
 		if err != nil {
 			return err
 		}
 		var truth []linalg.Vec3
 		if c.truth != "" {
-			if truth, err = truthJoints(c.truth); err != nil {
+			if truth, err = truthJoints(c.truth, plan); err != nil {
 				return err
 			}
 		}
@@ -121,7 +134,10 @@ func benchStatic(cmd *cobra.Command, g *globals, o *benchOptions, args []string)
 		for _, name := range methods {
 			so := o.static
 			so.method = name
-			r, rep, err := skeletonizeMesh(context.Background(), &quiet, &so, m, truth)
+			r, rep, err := skeletonizeMesh(cmd.Context(), &quiet, &so, m, truth)
+			if interrupted(err) {
+				return err
+			}
 			rep.Mesh, rep.Vertices, rep.Method = c.name, len(m.Verts), name
 			row := staticBenchRow{staticReport: rep}
 			if err != nil {
@@ -147,10 +163,14 @@ func benchStatic(cmd *cobra.Command, g *globals, o *benchOptions, args []string)
 			rows = append(rows, row)
 		}
 	}
-	if o.json != "" {
-		if err := writeJSON(w, o.json, rows); err != nil {
-			return err
-		}
+	if err := stageJSON(plan, o.json, rows); err != nil {
+		return err
+	}
+	if err := plan.Commit(cmd.Context()); err != nil {
+		return err
+	}
+	if err := printJSON(w, o.json, rows); err != nil {
+		return err
 	}
 	if failed > 0 {
 		return fmt.Errorf("%d of %d runs failed", failed, len(rows))

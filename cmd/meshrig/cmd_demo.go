@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/meshrig/meshrig/format"
+	"github.com/meshrig/meshrig/internal/safefile"
 	"github.com/meshrig/meshrig/internal/testmesh"
 	"github.com/meshrig/meshrig/metric"
 	"github.com/meshrig/meshrig/render"
@@ -28,6 +28,19 @@ No files are needed.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			w := cmd.OutOrStdout()
+			ctx := cmd.Context()
+			if st, err := os.Stat(out); err == nil && !st.IsDir() {
+				return fmt.Errorf("-o %s is a file: demo writes demo.glb and demo.png into a folder", out)
+			}
+			if err := os.MkdirAll(out, 0o755); err != nil {
+				return err
+			}
+			var plan safefile.Plan
+			defer plan.Abort()
+			glb, png := filepath.Join(out, "demo.glb"), filepath.Join(out, "demo.png")
+			if err := firstErr(declareRig(&plan, "-o", glb), declarePNG(&plan, "-o", png)); err != nil {
+				return err
+			}
 			truth, err := testmesh.Generate(testmesh.Biped, testmesh.Options{})
 			if err != nil {
 				return err
@@ -36,8 +49,11 @@ No files are needed.`,
 			fmt.Fprintf(w, "built-in animation: a walking biped, %d vertices, %d frames, %d true joints\n", s.N(), s.F(), truth.Skeleton.Len())
 			o := &rigOptions{method: "ledeng", maxInf: 4, skeleton: "tree"}
 			start := time.Now()
-			r, name, err := rigWith(context.Background(), g, o, s)
+			r, name, err := rigWith(ctx, g, o, s)
 			if err != nil {
+				return err
+			}
+			if err := ctx.Err(); err != nil {
 				return err
 			}
 			rep, err := metric.Compare(s, r)
@@ -47,20 +63,15 @@ No files are needed.`,
 			rep.Method, rep.Seconds = name, time.Since(start).Seconds()
 			je := metric.JointError(metric.Heads(&r.Skeleton), metric.DeformingHeads(truth), rep.Diagonal)
 			rep.JointErrorPercent = &je
-			if err := os.MkdirAll(out, 0o755); err != nil {
-				return err
-			}
-			glb := filepath.Join(out, "demo.glb")
-			if err := format.WriteFile(glb, r, format.WriteOptions{}); err != nil {
-				return err
-			}
 			mid := r.Clips[0].Frames / 3
 			pic, err := render.Rig(r, 0, mid, render.Options{Caption: fmt.Sprintf("meshrig demo: %d bones, RMSE %.3f%%, frame %d", rep.Bones, rep.RMSEPercent, mid+1)})
 			if err != nil {
 				return err
 			}
-			png := filepath.Join(out, "demo.png")
-			if err := render.WritePNG(png, pic); err != nil {
+			if err := firstErr(stageRig(&plan, glb, r, format.WriteOptions{}), stagePNG(&plan, png, pic)); err != nil {
+				return err
+			}
+			if err := plan.Commit(ctx); err != nil {
 				return err
 			}
 			printReport(w, rep)

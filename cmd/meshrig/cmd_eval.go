@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -8,6 +9,7 @@ import (
 
 	"github.com/meshrig/meshrig/format"
 	"github.com/meshrig/meshrig/format/libigl"
+	"github.com/meshrig/meshrig/internal/safefile"
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/metric"
 )
@@ -35,43 +37,69 @@ that has one) it also prints joint error%.`,
   meshrig eval out.glb CesiumMan.glb          # joint error against the file's own skeleton`,
 		Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			rep, err := runEval(g, o, args[0], args[1:])
+			if err := o.load.check(); err != nil {
+				return err
+			}
+			var plan safefile.Plan
+			defer plan.Abort()
+			plan.Read(args...)
+			plan.Read(o.truth, o.load.restFile())
+			if err := declareReport(&plan, "--report", o.report); err != nil {
+				return err
+			}
+			rep, err := runEval(cmd.Context(), g, o, &plan, args[0], args[1:])
 			if err != nil {
 				return err
 			}
-			if o.json {
-				return writeJSON(cmd.OutOrStdout(), "-", rep)
+			if err := stageJSON(&plan, o.report, rep); err != nil {
+				return err
 			}
-			printReport(cmd.OutOrStdout(), rep)
+			if err := plan.Commit(cmd.Context()); err != nil {
+				return err
+			}
+			w := cmd.OutOrStdout()
+			if o.json {
+				b, err := jsonBytes(rep)
+				if err != nil {
+					return err
+				}
+				_, err = w.Write(b)
+				return err
+			}
+			printReport(w, rep)
 			if o.perFrame {
 				for f, e := range rep.FrameRMSEPercent {
-					fmt.Fprintf(cmd.OutOrStdout(), "frame %4d    RMSE%% %.4f\n", f+1, e)
+					fmt.Fprintf(w, "frame %4d    RMSE%% %.4f\n", f+1, e)
 				}
 			}
-			if o.report != "" {
-				return writeJSON(cmd.OutOrStdout(), o.report, rep, args...)
-			}
-			return nil
+			return printJSON(w, o.report, rep)
 		},
 	}
 	cmd.Flags().BoolVar(&o.json, "json", false, "print the report as JSON")
 	cmd.Flags().BoolVar(&o.perFrame, "per-frame", false, "also print every frame's RMSE%")
-	cmd.Flags().StringVar(&o.report, "report", "", "also write the JSON report to this file")
+	cmd.Flags().StringVar(&o.report, "report", "", "also write the JSON report to this file (- for standard output)")
 	cmd.Flags().StringVar(&o.truth, "truth", "", "ground-truth skeleton for joint error%: a glTF rig or a libigl .tgf")
 	o.load.add(cmd)
 	return cmd
 }
 
-func runEval(g *globals, o *evalOptions, rigPath string, inputs []string) (metric.Report, error) {
+// runEval reads the rig and the inputs, recording every file read on
+// plan, and measures the rig against the inputs.
+func runEval(ctx context.Context, g *globals, o *evalOptions, plan *safefile.Plan, rigPath string, inputs []string) (metric.Report, error) {
 	sc, err := format.ReadScene(rigPath, format.SceneOptions{})
 	if err != nil {
 		return metric.Report{}, err
 	}
+	plan.Read(sc.Files...)
 	if sc.Rig == nil {
 		return metric.Report{}, fmt.Errorf("%s holds no skinned rig to evaluate", rigPath)
 	}
-	in, err := o.load.load(g, inputs)
+	in, err := o.load.load(ctx, g, inputs)
 	if err != nil {
+		return metric.Report{}, err
+	}
+	plan.Read(in.Files...)
+	if err := plan.Check(); err != nil {
 		return metric.Report{}, err
 	}
 	rep, err := metric.Compare(in.Sequence, sc.Rig)
@@ -81,7 +109,7 @@ func runEval(g *globals, o *evalOptions, rigPath string, inputs []string) (metri
 	var joints []linalg.Vec3
 	switch {
 	case o.truth != "":
-		if joints, err = truthJoints(o.truth); err != nil {
+		if joints, err = truthJoints(o.truth, plan); err != nil {
 			return metric.Report{}, err
 		}
 	case in.Truth != nil:
@@ -95,8 +123,8 @@ func runEval(g *globals, o *evalOptions, rigPath string, inputs []string) (metri
 }
 
 // truthJoints reads a ground-truth skeleton's joints: a glTF rig, or a
-// libigl TGF skeleton.
-func truthJoints(path string) ([]linalg.Vec3, error) {
+// libigl TGF skeleton. Files read are recorded on plan when it is not nil.
+func truthJoints(path string, plan *safefile.Plan) ([]linalg.Vec3, error) {
 	if strings.HasSuffix(strings.ToLower(strings.TrimSuffix(path, ".gz")), ".tgf") {
 		rc, err := format.Open(path)
 		if err != nil {
@@ -112,6 +140,9 @@ func truthJoints(path string) ([]linalg.Vec3, error) {
 	ts, err := format.ReadScene(path, format.SceneOptions{})
 	if err != nil {
 		return nil, err
+	}
+	if plan != nil {
+		plan.Read(ts.Files...)
 	}
 	if ts.Rig == nil {
 		return nil, fmt.Errorf("--truth %s holds no skeleton", path)

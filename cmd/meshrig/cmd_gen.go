@@ -48,25 +48,46 @@ Kinds:
 			if o.out == "" {
 				return fmt.Errorf("give the output folder with -o DIR")
 			}
-			r, err := testmesh.Generate(kind, testmesh.Options{Frames: o.frames, Seed: o.seed, Vertices: o.vertices, Shells: o.shells})
-			if err != nil {
+			if err := firstErr(intIn("--frames", o.frames, 1, 100000), intIn("--vertices", o.vertices, 200, 2000000)); err != nil {
 				return err
+			}
+			if st, err := os.Stat(o.out); err == nil && !st.IsDir() {
+				return fmt.Errorf("-o %s is a file: gen writes a folder", o.out)
 			}
 			if err := os.MkdirAll(o.out, 0o755); err != nil {
 				return err
 			}
-			writeOBJ := func(name string, verts []linalg.Vec3) error {
-				return safefile.Write(filepath.Join(o.out, name), func(w io.Writer) error {
-					return obj.Write(w, r.Mesh.WithVerts(verts))
-				})
+			var plan safefile.Plan
+			defer plan.Abort()
+			name := func(f int) string { return filepath.Join(o.out, fmt.Sprintf("frame-%04d.obj", f+1)) }
+			rest, truth := filepath.Join(o.out, "rest.obj"), filepath.Join(o.out, "truth.glb")
+			outs := []string{rest, truth}
+			for f := 0; f < o.frames; f++ {
+				outs = append(outs, name(f))
 			}
-			if err := writeOBJ("rest.obj", r.Mesh.Verts); err != nil {
+			for _, p := range outs {
+				if err := plan.Output("-o", p); err != nil {
+					return err
+				}
+			}
+			r, err := testmesh.Generate(kind, testmesh.Options{Frames: o.frames, Seed: o.seed, Vertices: o.vertices, Shells: o.shells})
+			if err != nil {
+				return err
+			}
+			writeOBJ := func(path string, verts []linalg.Vec3) error {
+				return plan.Stage(path, func(w io.Writer) error { return obj.Write(w, r.Mesh.WithVerts(verts)) })
+			}
+			if err := writeOBJ(rest, r.Mesh.Verts); err != nil {
 				return err
 			}
 			update, finish := g.progress("writing frames")
 			c := &r.Clips[0]
 			for f := 0; f < c.Frames; f++ {
-				if err := writeOBJ(fmt.Sprintf("frame-%04d.obj", f+1), r.Frame(nil, 0, f)); err != nil {
+				if err := cmd.Context().Err(); err != nil {
+					finish()
+					return err
+				}
+				if err := writeOBJ(name(f), r.Frame(nil, 0, f)); err != nil {
 					finish()
 					return err
 				}
@@ -75,8 +96,10 @@ Kinds:
 				}
 			}
 			finish()
-			truth := filepath.Join(o.out, "truth.glb")
-			if err := format.WriteFile(truth, r, format.WriteOptions{}); err != nil {
+			if err := stageRig(&plan, truth, r, format.WriteOptions{}); err != nil {
+				return err
+			}
+			if err := plan.Commit(cmd.Context()); err != nil {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "%s: %d vertices, %d joints, %d frames → %s (rest.obj, frame-0001…%04d.obj, truth.glb)\n",
@@ -86,9 +109,9 @@ Kinds:
 	}
 	f := cmd.Flags()
 	f.StringVarP(&o.out, "output", "o", "", "output folder (required)")
-	f.IntVar(&o.frames, "frames", 60, "frames of animation (30 fps)")
+	f.IntVar(&o.frames, "frames", 60, "frames of animation (30 fps), 1 to 100000")
 	f.Uint64Var(&o.seed, "seed", 1, "seed of the motion")
-	f.IntVar(&o.vertices, "vertices", 4000, "approximate vertex count")
+	f.IntVar(&o.vertices, "vertices", 4000, "approximate vertex count, 200 to 2000000")
 	f.BoolVar(&o.shells, "shells", false, "add separate shells (eyes, a ring): a multi-piece mesh")
 	return cmd
 }

@@ -17,7 +17,10 @@ func newInfo(g *globals) *cobra.Command {
 		Short: "Describe a mesh animation: vertices, faces, frames, clips, and any rig it carries",
 		Args:  cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			in, err := l.load(g, args)
+			if err := l.check(); err != nil {
+				return err
+			}
+			in, err := l.load(cmd.Context(), g, args)
 			if err != nil {
 				return err
 			}

@@ -2,11 +2,13 @@ package main
 
 import (
 	"fmt"
+	"image"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/meshrig/meshrig/format"
+	"github.com/meshrig/meshrig/internal/safefile"
 	"github.com/meshrig/meshrig/render"
 )
 
@@ -35,57 +37,7 @@ The camera frames the rest pose from a 3/4 view unless told otherwise.`,
   meshrig render out.glb -o run-12.png --clip run --frame 12 --azimuth 90`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if o.out == "" {
-				return fmt.Errorf("give the output picture with -o OUT.png")
-			}
-			sc, err := format.ReadScene(args[0], format.SceneOptions{})
-			if err != nil {
-				return err
-			}
-			opt := render.Options{Width: o.width, Height: o.height, NoSkeleton: o.noSkeleton}
-			if cmd.Flags().Changed("azimuth") || cmd.Flags().Changed("elevation") || cmd.Flags().Changed("up") {
-				up := strings.Index("xyz", strings.ToLower(o.up))
-				if up < 0 || len(o.up) != 1 {
-					return fmt.Errorf("--up %q: want x, y or z", o.up)
-				}
-				opt.View = &render.View{Azimuth: o.azimuth, Elevation: o.elevation, Up: up}
-			}
-			if sc.Rig == nil {
-				opt.Caption = args[0]
-				pic, err := render.Mesh(sc.Mesh, nil, nil, opt)
-				if err != nil {
-					return err
-				}
-				return render.WritePNG(o.out, pic, args[0])
-			}
-			clip := -1
-			for c, cl := range sc.Rig.Clips {
-				if o.clip == "" || cl.Name == o.clip {
-					clip = c
-					break
-				}
-			}
-			if o.clip != "" && clip < 0 {
-				return fmt.Errorf("%s has no clip %q", args[0], o.clip)
-			}
-			f := o.frame - 1
-			if clip >= 0 {
-				if f < 0 || f >= sc.Rig.Clips[clip].Frames {
-					return fmt.Errorf("--frame %d: clip %q has frames 1 to %d", o.frame, sc.Rig.Clips[clip].Name, sc.Rig.Clips[clip].Frames)
-				}
-				opt.Caption = fmt.Sprintf("%s  clip %s  frame %d/%d  %d joints", args[0], sc.Rig.Clips[clip].Name, o.frame, sc.Rig.Clips[clip].Frames, sc.Rig.Skeleton.Len())
-			} else {
-				opt.Caption = fmt.Sprintf("%s  rest pose  %d joints", args[0], sc.Rig.Skeleton.Len())
-			}
-			pic, err := render.Rig(sc.Rig, clip, f, opt)
-			if err != nil {
-				return err
-			}
-			if err := render.WritePNG(o.out, pic, args[0]); err != nil {
-				return err
-			}
-			g.logf("wrote %s", o.out)
-			return nil
+			return runRender(cmd, g, o, args[0])
 		},
 	}
 	f := cmd.Flags()
@@ -99,4 +51,85 @@ The camera frames the rest pose from a 3/4 view unless told otherwise.`,
 	f.StringVar(&o.up, "up", "y", "up axis: x, y or z")
 	f.BoolVar(&o.noSkeleton, "no-skeleton", false, "draw the mesh only")
 	return cmd
+}
+
+func (o *renderOptions) check() error {
+	if err := firstErr(
+		intIn("--frame", o.frame, 1, 1<<30),
+		intIn("--width", o.width, 16, 16384),
+		intIn("--height", o.height, 16, 16384),
+		floatIn("--azimuth", o.azimuth, -3600, 3600),
+		floatIn("--elevation", o.elevation, -90, 90),
+	); err != nil {
+		return err
+	}
+	if up := strings.ToLower(o.up); len(up) != 1 || !strings.Contains("xyz", up) {
+		return fmt.Errorf("--up %q: want x, y or z", o.up)
+	}
+	return nil
+}
+
+func runRender(cmd *cobra.Command, g *globals, o *renderOptions, path string) error {
+	if err := o.check(); err != nil {
+		return err
+	}
+	var plan safefile.Plan
+	defer plan.Abort()
+	plan.Read(path)
+	if err := declarePNG(&plan, "-o", o.out); err != nil {
+		return err
+	}
+	sc, err := format.ReadScene(path, format.SceneOptions{})
+	if err != nil {
+		return err
+	}
+	plan.Read(sc.Files...)
+	if err := plan.Check(); err != nil {
+		return err
+	}
+	opt := render.Options{Width: o.width, Height: o.height, NoSkeleton: o.noSkeleton}
+	if cmd.Flags().Changed("azimuth") || cmd.Flags().Changed("elevation") || cmd.Flags().Changed("up") {
+		opt.View = &render.View{Azimuth: o.azimuth, Elevation: o.elevation, Up: strings.Index("xyz", strings.ToLower(o.up))}
+	}
+	pic, err := drawScene(sc, path, o, opt)
+	if err != nil {
+		return err
+	}
+	if err := stagePNG(&plan, o.out, pic); err != nil {
+		return err
+	}
+	if err := plan.Commit(cmd.Context()); err != nil {
+		return err
+	}
+	g.logf("wrote %s", o.out)
+	return nil
+}
+
+// drawScene draws the frame and clip o asks for, or the plain mesh of a
+// scene without a rig.
+func drawScene(sc *format.Scene, path string, o *renderOptions, opt render.Options) (image.Image, error) {
+	if sc.Rig == nil {
+		opt.Caption = path
+		return render.Mesh(sc.Mesh, nil, nil, opt)
+	}
+	clip := -1
+	for c, cl := range sc.Rig.Clips {
+		if o.clip == "" || cl.Name == o.clip {
+			clip = c
+			break
+		}
+	}
+	if o.clip != "" && clip < 0 {
+		return nil, fmt.Errorf("%s has no clip %q", path, o.clip)
+	}
+	f := o.frame - 1
+	if clip >= 0 {
+		if f >= sc.Rig.Clips[clip].Frames {
+			return nil, fmt.Errorf("--frame %d: clip %q has frames 1 to %d", o.frame, sc.Rig.Clips[clip].Name, sc.Rig.Clips[clip].Frames)
+		}
+		opt.Caption = fmt.Sprintf("%s  clip %s  frame %d/%d  %d joints", path, sc.Rig.Clips[clip].Name, o.frame, sc.Rig.Clips[clip].Frames, sc.Rig.Skeleton.Len())
+	} else {
+		opt.Caption = fmt.Sprintf("%s  rest pose  %d joints", path, sc.Rig.Skeleton.Len())
+	}
+	return render.Rig(sc.Rig, clip, f, opt)
 }

@@ -3,13 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
-	"os"
-	"os/signal"
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/meshrig/meshrig/format"
+	"github.com/meshrig/meshrig/internal/safefile"
 	"github.com/meshrig/meshrig/method/aguiar"
 	"github.com/meshrig/meshrig/method/ledeng"
 	"github.com/meshrig/meshrig/method/schaefer"
@@ -63,46 +63,88 @@ Yuksel 2007: fast, rigid face clusters, --bones or --tolerance) and spectral
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&o.out, "output", "o", "", "output rig: .glb (glTF 2.0) or .dae (Collada) (required)")
-	f.StringVar(&o.report, "report", "", "write the JSON report to this file")
-	f.StringVar(&o.method, "method", "ledeng", "rigging method: ledeng (Le & Deng 2014), face-clustering (Schaefer & Yuksel 2007) or spectral (de Aguiar et al. 2008)")
-	f.Float64Var(&o.tolerance, "tolerance", 0, "face-clustering: stop merging above this RMS fit error, % of the diagonal (default 0.6; ignored with --bones)")
-	f.IntVar(&o.lloyd, "lloyd", 0, "face-clustering: Lloyd refinement passes")
-	f.BoolVar(&o.areaVotes, "area-weighted", false, "face-clustering: weigh skeleton connectivity votes by vertex area")
-	f.IntVar(&o.bones, "bones", 0, "at most this many bones (default: as many as the motion needs)")
-	f.IntVar(&o.initBones, "init-bones", 32, "over-estimated bone count of the initialization")
-	f.IntVar(&o.iterations, "iterations", 20, "rigging iterations")
-	f.IntVar(&o.maxInf, "max-influences", 4, "most joints per vertex (1–4)")
-	f.Uint64Var(&o.seed, "seed", 1, "seed for any randomized step")
-	f.StringVar(&o.skeleton, "skeleton", "tree", "tree (a joint hierarchy) or none (free bones, no joints)")
+	f.StringVarP(&o.out, "output", "o", "", "output rig: .glb or .gltf (glTF 2.0) or .dae (Collada) (required)")
+	f.StringVar(&o.report, "report", "", "write the JSON report to this file (- for standard output)")
 	f.StringVar(&o.collada, "collada", "", "Collada version for .dae output (default 1.4.1)")
+	o.addFlags(f)
 	o.load.add(cmd)
 	cmd.MarkFlagRequired("output")
 	return cmd
 }
 
-func runRig(cmd *cobra.Command, g *globals, o *rigOptions, args []string) error {
+// addFlags adds the method flags that rig and bench share.
+func (o *rigOptions) addFlags(f *pflag.FlagSet) {
+	f.StringVar(&o.method, "method", "ledeng", "rigging method: ledeng (Le & Deng 2014), face-clustering (Schaefer & Yuksel 2007) or spectral (de Aguiar et al. 2008)")
+	f.Float64Var(&o.tolerance, "tolerance", 0, "face-clustering: stop merging above this RMS fit error, % of the diagonal (default 0.6; ignored with --bones)")
+	f.IntVar(&o.lloyd, "lloyd", 0, "face-clustering: Lloyd refinement passes (0 to 100)")
+	f.BoolVar(&o.areaVotes, "area-weighted", false, "face-clustering: weigh skeleton connectivity votes by vertex area")
+	f.IntVar(&o.bones, "bones", 0, fmt.Sprintf("at most this many bones, 1 to %d (default: as many as the motion needs)", maxBones))
+	f.IntVar(&o.initBones, "init-bones", 32, fmt.Sprintf("over-estimated bone count of the initialization, 2 to %d", maxBones))
+	f.IntVar(&o.iterations, "iterations", 20, "rigging iterations, 1 to 1000")
+	f.IntVar(&o.maxInf, "max-influences", 4, "most joints per vertex (1–4)")
+	f.Uint64Var(&o.seed, "seed", 1, "seed for any randomized step")
+	f.StringVar(&o.skeleton, "skeleton", "tree", "tree (a joint hierarchy) or none (free bones, no joints)")
+}
+
+// maxBones bounds --bones and --init-bones: far past any character's
+// skeleton, and the methods' costs grow with its square.
+const maxBones = 4096
+
+// check refuses bad method flags before any input is read.
+func (o *rigOptions) check() error {
+	switch o.method {
+	case "ledeng", "le-deng", ledeng.Name, "face-clustering", "schaefer", schaefer.Name, "spectral", "aguiar", aguiar.Name:
+	default:
+		return fmt.Errorf("--method %q: unknown (available: ledeng, face-clustering, spectral)", o.method)
+	}
 	if o.skeleton != "tree" && o.skeleton != "none" {
 		return fmt.Errorf("--skeleton %q: want tree or none", o.skeleton)
 	}
-	if o.maxInf < 1 || o.maxInf > 4 {
-		return fmt.Errorf("--max-influences %d: want 1 to 4", o.maxInf)
+	if o.skeleton == "none" && (o.method == "spectral" || o.method == "aguiar" || o.method == aguiar.Name) {
+		return fmt.Errorf("--method spectral always builds a skeleton (--skeleton none is for ledeng and face-clustering)")
 	}
-	if _, _, err := format.ByPath(o.out); err != nil {
+	if o.collada != "" && o.collada != "1.4.1" && o.collada != "1.5" {
+		return fmt.Errorf("--collada %q: want 1.4.1 or 1.5", o.collada)
+	}
+	return firstErr(
+		intIn("--max-influences", o.maxInf, 1, 4),
+		intOrZero("--bones", o.bones, 1, maxBones),
+		intIn("--init-bones", o.initBones, 2, maxBones),
+		intIn("--iterations", o.iterations, 1, 1000),
+		intIn("--lloyd", o.lloyd, 0, 100),
+		floatOrZero("--tolerance", o.tolerance, 1e-6, 100),
+	)
+}
+
+func runRig(cmd *cobra.Command, g *globals, o *rigOptions, args []string) error {
+	ctx := cmd.Context()
+	if err := firstErr(o.check(), o.load.check()); err != nil {
 		return err
 	}
-	in, err := o.load.load(g, args)
+	var plan safefile.Plan
+	defer plan.Abort()
+	plan.Read(args...)
+	plan.Read(o.load.restFile())
+	if err := firstErr(declareRig(&plan, "-o", o.out), declareReport(&plan, "--report", o.report)); err != nil {
+		return err
+	}
+	in, err := o.load.load(ctx, g, args)
 	if err != nil {
 		return err
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	plan.Read(in.Files...)
+	if err := plan.Check(); err != nil {
+		return err
+	}
 	start := time.Now()
 	r, name, err := rigWith(ctx, g, o, in.Sequence)
 	if err != nil {
 		return err
 	}
 	secs := time.Since(start).Seconds()
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	rep, err := metric.Compare(in.Sequence, r)
 	if err != nil {
 		return err
@@ -112,15 +154,18 @@ func runRig(cmd *cobra.Command, g *globals, o *rigOptions, args []string) error 
 		je := metric.JointError(metric.Heads(&r.Skeleton), metric.DeformingHeads(in.Truth), rep.Diagonal)
 		rep.JointErrorPercent = &je
 	}
-	if err := format.WriteFile(o.out, r, format.WriteOptions{Version: o.collada}, in.Files...); err != nil {
+	if err := firstErr(
+		stageRig(&plan, o.out, r, format.WriteOptions{Version: o.collada}),
+		stageJSON(&plan, o.report, rep),
+	); err != nil {
+		return err
+	}
+	if err := plan.Commit(ctx); err != nil {
 		return err
 	}
 	g.logf("wrote %s", o.out)
 	printReport(cmd.OutOrStdout(), rep)
-	if o.report != "" {
-		return writeJSON(cmd.OutOrStdout(), o.report, rep, in.Files...)
-	}
-	return nil
+	return printJSON(cmd.OutOrStdout(), o.report, rep)
 }
 
 // rigWith runs the chosen method with a progress bar and prints its notes.
@@ -159,9 +204,6 @@ func rigWith(ctx context.Context, g *globals, o *rigOptions, s *seq.Sequence) (*
 		})
 		return r, schaefer.Name, err
 	case "spectral", "aguiar", aguiar.Name:
-		if o.skeleton == "none" {
-			return nil, "", fmt.Errorf("--method spectral always builds a skeleton (--skeleton none is for ledeng and face-clustering)")
-		}
 		r, err := aguiar.Rig(ctx, s, aguiar.Options{
 			MaxBones:      o.bones,
 			MaxInfluences: o.maxInf,

@@ -4,13 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/meshrig/meshrig/format"
+	"github.com/meshrig/meshrig/internal/safefile"
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/method"
@@ -81,8 +80,8 @@ bounding-box diagonal.`,
 		},
 	}
 	f := cmd.Flags()
-	f.StringVarP(&o.out, "output", "o", "", "output rig: .glb (glTF 2.0) or .dae (Collada) (required)")
-	f.StringVar(&o.report, "report", "", "write the JSON report to this file")
+	f.StringVarP(&o.out, "output", "o", "", "output rig: .glb or .gltf (glTF 2.0) or .dae (Collada) (required)")
+	f.StringVar(&o.report, "report", "", "write the JSON report to this file (- for standard output)")
 	f.StringVar(&o.method, "method", staticMethods[0], "skeleton method: forcefield or contraction")
 	f.StringVar(&o.weights, "weights", string(skinweights.Heat), "skin weights: heat, geodesic, distance or rigid")
 	f.IntVar(&o.joints, "joints", 0, "contraction: joints to keep (default: the method's, 24)")
@@ -95,57 +94,71 @@ bounding-box diagonal.`,
 }
 
 func runSkeletonize(cmd *cobra.Command, g *globals, o *skeletonizeOptions, path string) error {
+	ctx := cmd.Context()
 	if err := o.check(); err != nil {
 		return err
 	}
-	if _, _, err := format.ByPath(o.out); err != nil {
+	var plan safefile.Plan
+	defer plan.Abort()
+	plan.Read(path, o.truth)
+	if err := firstErr(declareRig(&plan, "-o", o.out), declareReport(&plan, "--report", o.report)); err != nil {
 		return err
 	}
-	m, err := readStaticMesh(path)
+	m, err := readStaticMesh(path, &plan)
 	if err != nil {
 		return err
 	}
 	var truth []linalg.Vec3
 	if o.truth != "" {
-		if truth, err = truthJoints(o.truth); err != nil {
+		if truth, err = truthJoints(o.truth, &plan); err != nil {
 			return err
 		}
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
+	if err := plan.Check(); err != nil {
+		return err
+	}
 	r, rep, err := skeletonizeMesh(ctx, g, o, m, truth)
 	if err != nil {
 		return err
 	}
-	if err := format.WriteFile(o.out, r, format.WriteOptions{Version: o.collada}, path); err != nil {
+	if err := firstErr(
+		stageRig(&plan, o.out, r, format.WriteOptions{Version: o.collada}),
+		stageJSON(&plan, o.report, rep),
+	); err != nil {
+		return err
+	}
+	if err := plan.Commit(ctx); err != nil {
 		return err
 	}
 	g.logf("wrote %s", o.out)
 	printStaticReport(cmd.OutOrStdout(), rep)
-	if o.report != "" {
-		return writeJSON(cmd.OutOrStdout(), o.report, rep, path)
-	}
-	return nil
+	return printJSON(cmd.OutOrStdout(), o.report, rep)
 }
 
+// maxJoints bounds --joints; the contraction method also refuses more
+// joints than its mesh graph can carry.
+const maxJoints = 4096
+
 func (o *skeletonizeOptions) check() error {
-	if o.maxInf < 1 || o.maxInf > 4 {
-		return fmt.Errorf("--max-influences %d: want 1 to 4", o.maxInf)
-	}
 	if _, err := skinweights.ParseScheme(o.weights); err != nil {
 		return fmt.Errorf("--weights: %w", err)
 	}
-	if o.joints < 0 {
-		return fmt.Errorf("--joints %d: want a positive count", o.joints)
+	if o.method != "forcefield" && o.method != "contraction" {
+		return fmt.Errorf("--method %q: unknown (available: forcefield, contraction)", o.method)
 	}
-	if o.voxelSize < 0 || o.voxelSize >= 1 {
-		return fmt.Errorf("--voxel-size %g: want a size between 0 and 1 (the unit cube's edge)", o.voxelSize)
+	if o.collada != "" && o.collada != "1.4.1" && o.collada != "1.5" {
+		return fmt.Errorf("--collada %q: want 1.4.1 or 1.5", o.collada)
 	}
-	return nil
+	return firstErr(
+		intIn("--max-influences", o.maxInf, 1, 4),
+		intOrZero("--joints", o.joints, 2, maxJoints),
+		floatOrZero("--voxel-size", o.voxelSize, 1.0/256, 1.0/8),
+	)
 }
 
-// readStaticMesh reads a mesh file, or the bind pose of a scene (glTF).
-func readStaticMesh(path string) (*mesh.Mesh, error) {
+// readStaticMesh reads a mesh file, or the bind pose of a scene (glTF),
+// recording side files on plan when it is not nil.
+func readStaticMesh(path string, plan *safefile.Plan) (*mesh.Mesh, error) {
 	f, _, err := format.ByPath(path)
 	if err != nil {
 		return nil, err
@@ -156,6 +169,9 @@ func readStaticMesh(path string) (*mesh.Mesh, error) {
 	sc, err := format.ReadScene(path, format.SceneOptions{})
 	if err != nil {
 		return nil, err
+	}
+	if plan != nil {
+		plan.Read(sc.Files...)
 	}
 	if sc.Mesh == nil {
 		return nil, fmt.Errorf("%s holds no mesh", path)

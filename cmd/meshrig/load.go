@@ -1,6 +1,8 @@
 package main
 
 import (
+	"context"
+
 	"github.com/spf13/cobra"
 
 	"github.com/meshrig/meshrig/format"
@@ -19,8 +21,12 @@ func (l *loadFlags) add(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&l.clip, "clip", "", "read only the glTF animation of this name")
 }
 
-func (l *loadFlags) load(g *globals, inputs []string) (*format.Input, error) {
+func (l *loadFlags) load(ctx context.Context, g *globals, inputs []string) (*format.Input, error) {
 	update, finish := g.progress("reading")
 	defer finish()
-	return format.Load(inputs, format.LoadOptions{Rest: l.rest, FPS: l.fps, Clip: l.clip, Progress: update})
+	in, err := format.Load(inputs, format.LoadOptions{Rest: l.rest, FPS: l.fps, Clip: l.clip, Progress: update})
+	if err == nil {
+		err = ctx.Err() // TODO(lead): pass ctx once format.LoadOptions has Context
+	}
+	return in, err
 }

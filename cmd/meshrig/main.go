@@ -12,8 +12,15 @@ import (
 )
 
 func main() {
-	root := newRoot()
-	if err := root.Execute(); err != nil {
+	ctx, stop := interruptible()
+	err := newRoot().ExecuteContext(ctx)
+	stop()
+	switch {
+	case err == nil:
+	case interrupted(err):
+		fmt.Fprintln(os.Stderr, "meshrig: interrupted")
+		os.Exit(exitInterrupted)
+	default:
 		fmt.Fprintf(os.Stderr, "meshrig: %v\n", oneLine(err))
 		os.Exit(1)
 	}

@@ -59,7 +59,7 @@ func TestSkeletonize(t *testing.T) {
 // skeletonizeAll runs one method with every weight scheme; it skips a
 // method this build does not have yet.
 func skeletonizeAll(t *testing.T, method, rest, truth string) {
-	m, err := readStaticMesh(rest)
+	m, err := readStaticMesh(rest, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +93,7 @@ func skeletonizeAll(t *testing.T, method, rest, truth string) {
 			t.Errorf("%s %s: report %+v", method, c.weights, rep)
 		}
 		t.Logf("%s %s: %d joints, joint error %.2f%%, %.2f s", method, c.weights, rep.Joints, *rep.JointErrorPercent, rep.Seconds)
-		if _, err := readStaticMesh(out); err != nil && !strings.HasSuffix(out, ".dae") {
+		if _, err := readStaticMesh(out, nil); err != nil && !strings.HasSuffix(out, ".dae") {
 			t.Errorf("written %s does not read back: %v", out, err)
 		}
 	}

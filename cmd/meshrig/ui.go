@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -9,7 +8,6 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
-	"github.com/meshrig/meshrig/internal/safefile"
 	"github.com/meshrig/meshrig/metric"
 )
 
@@ -78,18 +76,4 @@ func printReport(w io.Writer, r metric.Report) {
 	if r.JointErrorPercent != nil {
 		fmt.Fprintf(w, "joint error%%  %.4f\n", *r.JointErrorPercent)
 	}
-}
-
-// writeJSON writes v as indented JSON to path, or to stdout for "-".
-func writeJSON(stdout io.Writer, path string, v any, inputs ...string) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	b = append(b, '\n')
-	if path == "-" {
-		_, err := stdout.Write(b)
-		return err
-	}
-	return safefile.Write(path, func(w io.Writer) error { _, err := w.Write(b); return err }, inputs...)
 }
