@@ -82,7 +82,7 @@ true rig's own RMSE% on the same frames.`,
 			w := cmd.OutOrStdout()
 			fmt.Fprintf(w, "%-16s %8s %6s %5s %8s %7s %7s %10s %7s\n", "dataset", "vertices", "frames", "bones", "seconds", "RMSE%", "Max%", "normal RMS", "ACCU%")
 			for _, d := range dirs {
-				row, err := benchOne(cmd.Context(), g, &o.rig, d)
+				row, err := benchOne(cmd.Context(), g, &o.rig, &plan, d)
 				if err != nil {
 					return fmt.Errorf("%s: %w", d, err)
 				}
@@ -108,10 +108,15 @@ true rig's own RMSE% on the same frames.`,
 	return cmd
 }
 
-// benchOne loads a folder, rigs it and measures the rig.
-func benchOne(ctx context.Context, g *globals, o *rigOptions, dir string) (benchRow, error) {
+// benchOne loads a folder, recording its files on plan, rigs it and
+// measures the rig.
+func benchOne(ctx context.Context, g *globals, o *rigOptions, plan *safefile.Plan, dir string) (benchRow, error) {
 	in, err := (&loadFlags{}).load(ctx, g, []string{dir})
 	if err != nil {
+		return benchRow{}, err
+	}
+	plan.Read(in.Files...)
+	if err := plan.Check(); err != nil {
 		return benchRow{}, err
 	}
 	quiet := *g

@@ -10,23 +10,45 @@ import (
 
 // loadFlags are the input flags of every command that reads an animation.
 type loadFlags struct {
-	rest string
-	fps  float64
-	clip string
+	rest   string
+	fps    float64
+	clip   string
+	frames format.FrameRange
 }
 
 func (l *loadFlags) add(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&l.rest, "rest", "", "rest pose: a mesh file, or frame:K (default: rest.* / reference.* in a folder, else frame 1)")
 	cmd.Flags().Float64Var(&l.fps, "fps", 0, "frame rate of frame sequences / sampling rate of glTF animations (default: 30 / the file's own keys)")
 	cmd.Flags().StringVar(&l.clip, "clip", "", "read only the glTF animation of this name")
+	cmd.Flags().Var(framesFlag{&l.frames}, "frames", "keep frames A to B (1-based, inclusive; A: or :B open) of each clip: of every folder, glob, point cache and glTF animation")
 }
 
 func (l *loadFlags) load(ctx context.Context, g *globals, inputs []string) (*format.Input, error) {
 	update, finish := g.progress("reading")
 	defer finish()
-	in, err := format.Load(inputs, format.LoadOptions{Rest: l.rest, FPS: l.fps, Clip: l.clip, Progress: update})
-	if err == nil {
-		err = ctx.Err() // TODO(lead): pass ctx once format.LoadOptions has Context
-	}
-	return in, err
+	return format.Load(inputs, format.LoadOptions{
+		Rest: l.rest, FPS: l.fps, Clip: l.clip, Frames: l.frames, Context: ctx, Progress: update,
+	})
 }
+
+// framesFlag parses --frames A:B as the flag is read, so a bad range is
+// refused before any input is.
+type framesFlag struct{ r *format.FrameRange }
+
+func (f framesFlag) String() string {
+	if f.r == nil {
+		return ""
+	}
+	return f.r.String()
+}
+
+func (f framesFlag) Set(s string) error {
+	r, err := format.ParseFrameRange(s)
+	if err != nil {
+		return err
+	}
+	*f.r = r
+	return nil
+}
+
+func (f framesFlag) Type() string { return "A:B" }

@@ -131,9 +131,9 @@ func (p *Plan) Stage(path string, fill func(w io.Writer) error) error {
 // input turned out to be an output, nothing is renamed and every staged
 // file is removed. Unstaged outputs are left alone.
 func (p *Plan) Commit(ctx context.Context) error {
-	if err := context.Cause(ctx); err != nil {
+	if ctx.Err() != nil {
 		p.Abort()
-		return err
+		return context.Cause(ctx)
 	}
 	if err := p.Check(); err != nil {
 		p.Abort()
