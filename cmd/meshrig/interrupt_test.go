@@ -79,7 +79,9 @@ func TestInterruptAnywhere(t *testing.T) {
 			return []string{"eval", rigFile, seqDir, "--report", filepath.Join(out, "a.json")}
 		}},
 		{"render", func(out string) []string { return []string{"render", rigFile, "-o", filepath.Join(out, "a.png")} }},
-		{"gen", func(out string) []string { return []string{"gen", "biped", "-o", out, "--frames", "3", "--vertices", "500"} }},
+		{"gen", func(out string) []string {
+			return []string{"gen", "biped", "-o", out, "--frames", "3", "--vertices", "500"}
+		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			// How many checks does a whole run make?

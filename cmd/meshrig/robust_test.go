@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/binary"
@@ -14,6 +15,10 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/meshrig/meshrig/format"
+	"github.com/meshrig/meshrig/format/pc2"
+	"github.com/meshrig/meshrig/linalg"
 )
 
 // fixture is a folder of inputs every robustness case runs in: a short
@@ -69,6 +74,19 @@ func newFixture(t *testing.T) fixture {
 	os.Mkdir(filepath.Join(dir, "cache"), 0o755)
 	copyFile(t, filepath.Join(dir, "seq", "rest.obj"), filepath.Join(dir, "cache", "rest.obj"))
 	write(t, filepath.Join(dir, "cache", "short.pc2"), string(pc2Header(800, 3)))
+	in, err := format.Load([]string{filepath.Join(dir, "seq")}, format.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var frames [][]linalg.Vec3
+	for f := 0; f < in.Sequence.F(); f++ {
+		frames = append(frames, in.Sequence.Frame(f))
+	}
+	var pc bytes.Buffer
+	if err := pc2.Write(&pc, frames); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(dir, "cache", "good.pc2"), pc.String())
 	return fixture{dir}
 }
 
@@ -188,6 +206,8 @@ var robustCases = []robustCase{
 	{"1", []string{"rig", "ext/external.gltf", "-o", "out/a.glb", "--report", "ext/external.bin"}, 1, "overwrite an input", nil},
 	{"1", []string{"skeletonize", "ext/external.gltf", "-o", "out/a.glb", "--report", "ext/external.bin"}, 1, "overwrite an input", nil},
 	{"1", []string{"bench", "seq", "--json", "seq/frame-0001.obj"}, 1, "overwrite an input", nil},
+	{"1", []string{"rig", "cache/good.pc2", "cache/rest.obj", "-o", "out/a.glb", "--report", "cache/rest.obj"}, 1, "overwrite an input", nil},
+	{"1", []string{"rig", "cache/good.pc2", "--rest", "rest.obj", "-o", "out/a.glb", "--report", "cache/good.pc2"}, 1, "overwrite an input", nil},
 	{"2", []string{"rig", "seq", "-o", "out/a.glb", "--report", "out/a.glb"}, 1, "same file", nil},
 	{"2", []string{"rig", "seq", "-o", "out/a.glb", "--report", "out/../out/a.glb"}, 1, "same file", nil},
 	{"2", []string{"skeletonize", "mesh.obj", "-o", "out/a.glb", "--report", "out/a.glb"}, 1, "same file", nil},
@@ -239,6 +259,7 @@ var robustCases = []robustCase{
 	{"11", []string{"rig", "nope", "-o", "out.glb"}, 1, "is a folder", nil},
 	{"11", []string{"rig", "nope", "-o", "out/a.glb", "--report", "/proc/r.json"}, 1, "--report /proc/r.json", nil},
 	{"11", []string{"rig", "nope", "-o", "out/a.glb", "--report", "missing/r.json"}, 1, "does not exist", nil},
+	{"11", []string{"rig", "nope", "-o", "out/a.glb", "--report", "fifo.obj"}, 1, "not a regular file", nil},
 	{"11", []string{"skeletonize", "nope.obj", "-o", "out/x.obj"}, 1, "does not write obj", nil},
 	{"11", []string{"render", "nope.glb", "-o", "out/x.jpg"}, 1, "PNG", nil},
 	{"11", []string{"eval", "nope.glb", "seq", "--report", "missing/r.json"}, 1, "does not exist", nil},
@@ -253,6 +274,7 @@ var robustCases = []robustCase{
 	{"ok", []string{"eval", "rig.glb", "seq", "--report", "out/e.json"}, 0, "RMSE%", []string{"out/e.json"}},
 	{"ok", []string{"skeletonize", "mesh.obj", "-o", "out/m.dae", "--report", "out/m.json", "--truth", "truth.tgf"}, 0, "joint error%", []string{"out/m.dae", "out/m.json"}},
 	{"ok", []string{"render", "rig.glb", "-o", "out/r.png", "--frame", "2"}, 0, "", []string{"out/r.png"}},
+	{"ok", []string{"rig", "cache/good.pc2", "cache/rest.obj", "-o", "out/c.glb", "--iterations", "2"}, 0, "RMSE%", []string{"out/c.glb"}},
 }
 
 // TestRobustTable runs every case as the real command and checks its exit
