@@ -1,6 +1,7 @@
 package format
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"io/fs"
@@ -41,6 +42,12 @@ type SceneOptions struct {
 	FPS float64
 	// Clip keeps only the clip of this name; "" keeps all.
 	Clip string
+	// Frames keeps only these frames of each clip, counted at the
+	// sampling rate; the others are not sampled. The zero value keeps all.
+	Frames FrameRange
+	// Context, when not nil, stops sampling when it is done; the reader
+	// then returns its error.
+	Context context.Context
 }
 
 // Scene is what an animated file holds.
@@ -53,6 +60,10 @@ type Scene struct {
 	// Rig is the file's own skeleton, weights and motion, when it has them:
 	// ground truth to compare against. Its clips match Sequence's.
 	Rig *rig.Rig
+	// Files lists the files read: the scene file first, then every side
+	// file opened (buffers, images). A Format.Scene reader gives names in
+	// its fs.FS; ReadScene turns them into paths.
+	Files []string
 }
 
 // WriteOptions controls writers.
@@ -60,6 +71,10 @@ type WriteOptions struct {
 	// Version selects a format version ("1.4.1" or "1.5" for Collada); ""
 	// is the format's default.
 	Version string
+	// JSON asks a format with a text and a binary form for the text one
+	// (glTF: .gltf JSON with its buffer embedded, not a .glb). WriteFile
+	// sets it from the extension.
+	JSON bool
 }
 
 var (

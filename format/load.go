@@ -2,6 +2,7 @@ package format
 
 import (
 	"bufio"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -18,15 +19,24 @@ import (
 // LoadOptions controls Load.
 type LoadOptions struct {
 	// Rest overrides the rest pose: a mesh file, or "frame:K" for the K-th
-	// frame (1-based) of the loaded animation. "" picks, in order: a
-	// folder's rest.* or reference.* file, a scene's bind pose, a lone
-	// mesh file given beside point caches, or else frame 1.
+	// frame (1-based) of the loaded animation, counted after Frames. ""
+	// picks, in order: a folder's rest.* or reference.* file, a scene's
+	// bind pose, a lone mesh file given beside point caches, or else
+	// frame 1.
 	Rest string
 	// FPS is the frame rate of per-frame mesh sequences (default 30), and
 	// the sampling rate of scenes (default: their own key times).
 	FPS float64
 	// Clip keeps only the scene clip of this name.
 	Clip string
+	// Frames keeps frames First to Last of every clip (see FrameRange):
+	// of each folder, glob, point cache and scene animation, and of the
+	// mesh files given one by one. Mesh files outside it are not read and
+	// scene frames outside it are not sampled. The zero value keeps all.
+	Frames FrameRange
+	// Context, when not nil, is checked between files, frames and clips:
+	// once it is done Load stops and returns its error.
+	Context context.Context
 	// Progress, when set, is called as files are read.
 	Progress func(done, total int)
 }
@@ -37,7 +47,9 @@ type Input struct {
 	// Truth is a skeleton, skin and motion that an input file carried
 	// (glTF), for comparison; nil when none did.
 	Truth *rig.Rig
-	// Files lists every file read, so writers can refuse to overwrite them.
+	// Files lists every file read, so writers can refuse to overwrite them:
+	// the rest mesh, the frames' mesh files, point caches, and scene files
+	// with their side files (buffers).
 	Files []string
 }
 
@@ -53,13 +65,20 @@ type part struct {
 // Load reads an animation from command-line arguments: folders of
 // per-frame meshes (natural order), globs, lists of mesh files, point
 // caches (with a rest mesh) and animated scene files. Each folder, glob,
-// cache or scene clip becomes one clip; all share one rest pose.
+// cache or scene clip becomes one clip; all share one rest pose. Only
+// regular files are read (ErrNotRegular).
 func Load(args []string, opt LoadOptions) (*Input, error) {
 	if len(args) == 0 {
 		return nil, fmt.Errorf("no input given")
 	}
 	if opt.FPS < 0 {
 		return nil, fmt.Errorf("frame rate %v is negative", opt.FPS)
+	}
+	if err := opt.Frames.Validate(); err != nil {
+		return nil, err
+	}
+	if opt.Context == nil {
+		opt.Context = context.Background()
 	}
 	parts, loose, err := collect(args)
 	if err != nil {
@@ -101,6 +120,9 @@ func Load(args []string, opt LoadOptions) (*Input, error) {
 	}
 	var seqs []*seq.Sequence
 	for _, p := range parts {
+		if err := opt.Context.Err(); err != nil {
+			return nil, err
+		}
 		s, truth, files, err := p.load(rest, opt)
 		if err != nil {
 			return nil, err
@@ -123,9 +145,11 @@ func Load(args []string, opt LoadOptions) (*Input, error) {
 		}
 		s.Rest = rest
 	}
-	all, err := seq.Merge(seqs...)
-	if err != nil {
-		return nil, err
+	all := seqs[0]
+	if len(seqs) > 1 { // Merge copies every frame: not for one part
+		if all, err = seq.Merge(seqs...); err != nil {
+			return nil, err
+		}
 	}
 	if k, ok := strings.CutPrefix(opt.Rest, "frame:"); ok {
 		f, err := strconv.Atoi(k)
@@ -139,6 +163,9 @@ func Load(args []string, opt LoadOptions) (*Input, error) {
 	}
 	if len(seqs) > 1 {
 		in.Truth = nil // a file's truth covers its own clips only
+	}
+	if err := opt.Context.Err(); err != nil {
+		return nil, err
 	}
 	in.Sequence = all
 	return in, nil
@@ -278,14 +305,14 @@ func (p part) load(rest *mesh.Mesh, opt LoadOptions) (*seq.Sequence, *rig.Rig, [
 	fps := opt.FPS
 	switch {
 	case p.scene != "":
-		sc, err := ReadScene(p.scene, SceneOptions{FPS: fps, Clip: opt.Clip})
+		sc, err := ReadScene(p.scene, SceneOptions{FPS: fps, Clip: opt.Clip, Frames: opt.Frames, Context: opt.Context})
 		if err != nil {
 			return nil, nil, nil, err
 		}
 		if sc.Sequence == nil {
 			return nil, nil, nil, fmt.Errorf("%s: %w: the file has no animation", p.scene, ErrNoFrames)
 		}
-		return sc.Sequence, sc.Rig, []string{p.scene}, nil
+		return sc.Sequence, sc.Rig, sc.Files, nil
 	case p.cache != "":
 		if rest == nil {
 			return nil, nil, nil, fmt.Errorf("%s: a point cache needs a rest mesh: give --rest FILE or one mesh file beside it", p.cache)
@@ -300,6 +327,10 @@ func (p part) load(rest *mesh.Mesh, opt LoadOptions) (*seq.Sequence, *rig.Rig, [
 		if err != nil {
 			return nil, nil, nil, WithFile(err, p.cache)
 		}
+		first, frames, err := pick(frames, opt.Frames, p.cache)
+		if err != nil {
+			return nil, nil, nil, err
+		}
 		if fps == 0 {
 			fps = cfps
 		}
@@ -309,7 +340,7 @@ func (p part) load(rest *mesh.Mesh, opt LoadOptions) (*seq.Sequence, *rig.Rig, [
 		s := seq.New(rest)
 		s.StartClip(p.name, fps)
 		for k, fr := range frames {
-			if err := s.AddFrame(fr, fmt.Sprintf("%s#%d", filepath.Base(p.cache), k+1)); err != nil {
+			if err := s.AddFrame(fr, fmt.Sprintf("%s#%d", filepath.Base(p.cache), first+k+1)); err != nil {
 				return nil, nil, nil, fmt.Errorf("%s: %w", p.cache, err)
 			}
 		}
@@ -321,21 +352,32 @@ func (p part) load(rest *mesh.Mesh, opt LoadOptions) (*seq.Sequence, *rig.Rig, [
 	if fps == 0 {
 		fps = 30
 	}
-	meshes := make([]*mesh.Mesh, len(p.meshes))
-	errs := make([]error, len(p.meshes))
+	_, files, err := pick(p.meshes, opt.Frames, fmt.Sprintf("clip %q", p.name))
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	meshes := make([]*mesh.Mesh, len(files))
+	errs := make([]error, len(files))
 	var mu sync.Mutex
 	done := 0
-	par.For(len(p.meshes), 1, func(lo, hi int) {
+	par.For(len(files), 1, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			meshes[i], errs[i] = ReadMesh(p.meshes[i])
+			if err := opt.Context.Err(); err != nil {
+				errs[i] = err
+				continue
+			}
+			meshes[i], errs[i] = ReadMesh(files[i])
 			if opt.Progress != nil {
 				mu.Lock()
 				done++
-				opt.Progress(done, len(p.meshes))
+				opt.Progress(done, len(files))
 				mu.Unlock()
 			}
 		}
 	})
+	if err := opt.Context.Err(); err != nil {
+		return nil, nil, nil, err
+	}
 	for _, err := range errs {
 		if err != nil {
 			return nil, nil, nil, err
@@ -347,9 +389,22 @@ func (p part) load(rest *mesh.Mesh, opt LoadOptions) (*seq.Sequence, *rig.Rig, [
 	s := seq.New(rest)
 	s.StartClip(p.name, fps)
 	for i, m := range meshes {
-		if err := s.AddMesh(m, p.meshes[i]); err != nil {
+		if err := s.AddMesh(m, files[i]); err != nil {
 			return nil, nil, nil, err
 		}
 	}
-	return s, nil, p.meshes, nil
+	return s, nil, files, nil
+}
+
+// pick keeps the frames r selects of one clip's, and returns the 0-based
+// index of the first kept; what names the clip in errors.
+func pick[T any](frames []T, r FrameRange, what string) (int, []T, error) {
+	if len(frames) == 0 {
+		return 0, frames, nil // the caller reports an empty clip
+	}
+	lo, hi, err := r.Span(len(frames))
+	if err != nil {
+		return 0, nil, fmt.Errorf("%s: %w", what, err)
+	}
+	return lo, frames[lo:hi], nil
 }

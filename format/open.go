@@ -12,9 +12,11 @@ import (
 )
 
 // Open opens a file for reading, decompressing it when its name ends in
-// ".gz". The caller closes the result.
+// ".gz". The caller closes the result. Anything but a regular file (a
+// folder, a named pipe, a device) is refused with ErrNotRegular, without
+// waiting on it.
 func Open(name string) (io.ReadCloser, error) {
-	f, err := os.Open(name)
+	f, err := openRegular(name)
 	if err != nil {
 		return nil, err
 	}
@@ -63,7 +65,9 @@ func ReadMesh(name string) (*mesh.Mesh, error) {
 }
 
 // ReadScene reads an animated scene file (glTF) by path. Side files are
-// resolved in the file's own folder and may not leave it.
+// resolved in the file's own folder and may not leave it; the scene file
+// and its side files must be regular files (ErrNotRegular). Scene.Files
+// lists the paths read: path and its side files, joined to path's folder.
 func ReadScene(path string, opt SceneOptions) (*Scene, error) {
 	f, _, err := ByPath(path)
 	if err != nil {
@@ -82,9 +86,24 @@ func ReadScene(path string, opt SceneOptions) (*Scene, error) {
 		return nil, err
 	}
 	defer root.Close()
-	sc, err := f.Scene(root.FS(), base, opt)
+	fsys := rootFS{root}
+	// The reader's errors name the file by base; check it here so a pipe
+	// or a missing file is named as given.
+	sf, err := fsys.open(base, path)
+	if err != nil {
+		return nil, err
+	}
+	sf.Close()
+	sc, err := f.Scene(fsys, base, opt)
 	if err != nil {
 		return nil, WithFile(err, path)
+	}
+	for k, name := range sc.Files {
+		if name == base {
+			sc.Files[k] = path // as given, so it reads as the user wrote it
+			continue
+		}
+		sc.Files[k] = filepath.Join(dir, filepath.FromSlash(name))
 	}
 	return sc, nil
 }

@@ -3,6 +3,8 @@ package format
 import (
 	"fmt"
 	"io"
+	"path/filepath"
+	"strings"
 
 	"github.com/meshrig/meshrig/internal/safefile"
 	"github.com/meshrig/meshrig/rig"
@@ -13,7 +15,8 @@ type RigWriter func(w io.Writer, r *rig.Rig, opt WriteOptions) error
 
 // WriterFor returns the writer of the format path's extension names, so a
 // command can refuse an output it cannot write before doing any work.
-// The returned writer validates the rig first.
+// The returned writer validates the rig first, and sets opt.JSON for a
+// .gltf path.
 func WriterFor(path string) (RigWriter, error) {
 	f, gz, err := ByPath(path)
 	if err != nil {
@@ -25,10 +28,12 @@ func WriterFor(path string) (RigWriter, error) {
 	if f.Write == nil {
 		return nil, fmt.Errorf("%s: %w: meshrig does not write %s files (it writes %s)", path, ErrUnsupported, f.Name, writableExts())
 	}
+	text := strings.EqualFold(filepath.Ext(path), ".gltf")
 	return func(w io.Writer, r *rig.Rig, opt WriteOptions) error {
 		if err := r.Validate(); err != nil {
 			return fmt.Errorf("invalid rig: %w", err)
 		}
+		opt.JSON = opt.JSON || text
 		return f.Write(w, r, opt)
 	}, nil
 }
