@@ -111,53 +111,6 @@ func readClips(doc *gltflib.Document, morphs []int) ([]clip, error) {
 	return out, nil
 }
 
-// maxFrames bounds the frames one clip is sampled into (an hour at 30 fps
-// is 108000); a longer clip is cut there.
-const maxFrames = 200000
-
-// sampleTimes returns the times a clip is sampled at: every 1/fps seconds
-// when fps > 0; otherwise the clip's own key times when they are evenly
-// spaced, else 30 fps. It also returns the rate.
-func (c *clip) sampleTimes(fps float64) ([]float64, float64) {
-	if fps <= 0 {
-		var keys []float64
-		for _, ch := range c.channels {
-			keys = append(keys, ch.times...)
-		}
-		sort.Float64s(keys)
-		uniq := keys[:0]
-		for _, t := range keys {
-			if len(uniq) == 0 || t-uniq[len(uniq)-1] > 1e-6 {
-				uniq = append(uniq, t)
-			}
-		}
-		if len(uniq) >= 2 {
-			step := (uniq[len(uniq)-1] - uniq[0]) / float64(len(uniq)-1)
-			even := step > 0
-			for i := range uniq {
-				if math.Abs(uniq[i]-(uniq[0]+float64(i)*step)) > 1e-3*step {
-					even = false
-					break
-				}
-			}
-			if even {
-				return uniq, niceRate(1 / step)
-			}
-		}
-		fps = 30
-	}
-	span := (c.t1 - c.t0) * fps
-	n := 1
-	if span > 0 {
-		n = int(math.Floor(math.Min(span, maxFrames)+1e-6)) + 1
-	}
-	out := make([]float64, n)
-	for i := range out {
-		out[i] = c.t0 + float64(i)/fps
-	}
-	return out, fps
-}
-
 // sample evaluates the channel at time t into out (ncomp values).
 func (ch *channel) sample(t float64, out []float64) {
 	n := ch.ncomp

@@ -2,6 +2,7 @@ package gltf
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -12,19 +13,12 @@ import (
 	gltflib "github.com/qmuntal/gltf"
 
 	"github.com/meshrig/meshrig/format"
-	"github.com/meshrig/meshrig/internal/par"
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
-	"github.com/meshrig/meshrig/seq"
 )
 
-// Bounds on what one file may make meshrig hold in memory.
-const (
-	// maxFile bounds the size of a glTF file or buffer read into memory.
-	maxFile = 1 << 30
-	// maxSamples bounds the vertex positions of all sampled frames (1.5 GiB).
-	maxSamples = 1 << 26
-)
+// maxFile bounds the size of a glTF file or buffer read into memory.
+const maxFile = 1 << 30
 
 // ReadScene reads the glTF file name (.glb or .gltf) from fsys, resolving
 // external buffers in fsys relative to the file's folder: a uri that is
@@ -38,10 +32,16 @@ const (
 // nodes. Each animation (or only opt.Clip; unnamed ones are "clip_K")
 // becomes one clip of Scene.Sequence, sampled from its first to its last
 // key time at opt.FPS, or else at its own key times when they are evenly
-// spaced, or else at 30 fps. Sampling evaluates node translation, rotation
+// spaced, or else at 30 fps; opt.Frames keeps some of each clip's frames
+// and only those are evaluated. What sampling will hold (positions, frame
+// labels, the file's rig per frame) is decided from the file before any of
+// it is allocated, and more than 1.5 GiB is refused with an error naming
+// the frames, vertices and bytes; no clip is ever cut short. Sampling
+// evaluates node translation, rotation
 // and scale channels (STEP, LINEAR with quaternion slerp, CUBICSPLINE),
 // morph target weights, and skins with every JOINTS_k/WEIGHTS_k set;
-// frames are evaluated in parallel, with the same result every time.
+// frames are evaluated in parallel, with the same result every time, and
+// stop with opt.Context's error when it is done.
 //
 // Scene.Rig is the file's own skeleton, weights and motion when they
 // replay every sampled frame: its joints are the joint nodes of every skin
@@ -52,9 +52,12 @@ const (
 // no primitive is skinned, morph weights are animated, two skins bind a
 // joint differently, or an unskinned primitive moves other than its joint.
 //
+// Scene.Files lists name and every side file opened, as names in fsys.
+//
 // A truncated file gives an error wrapping format.ErrTruncated; geometry
-// compression (Draco, meshopt) format.ErrUnsupported; a malformed file an
-// error, never a panic.
+// compression (Draco, meshopt) format.ErrUnsupported; the file or a side
+// file that is not a regular file (a named pipe, which would block)
+// format.ErrNotRegular; a malformed file an error, never a panic.
 func ReadScene(fsys fs.FS, name string, opt format.SceneOptions) (sc *format.Scene, err error) {
 	defer func() {
 		// qmuntal/gltf trusts some of what it decodes; whatever slipped
@@ -66,20 +69,28 @@ func ReadScene(fsys fs.FS, name string, opt format.SceneOptions) (sc *format.Sce
 	if opt.FPS < 0 || math.IsNaN(opt.FPS) || math.IsInf(opt.FPS, 0) {
 		return nil, fmt.Errorf("sampling rate %v fps: want a positive number, or 0 for the file's own", opt.FPS)
 	}
+	if err := opt.Frames.Validate(); err != nil {
+		return nil, err
+	}
 	data, err := readLimited(fsys, name)
 	if err != nil {
 		return nil, err
 	}
-	doc, err := decode(data, guardFS{fsys, path.Dir(name)})
+	guard := &guardFS{fsys: fsys, dir: path.Dir(name)}
+	doc, err := decode(data, guard)
 	if err != nil {
 		return nil, err
 	}
-	return newScene(doc, opt)
+	if sc, err = newScene(doc, opt); err != nil {
+		return nil, err
+	}
+	sc.Files = append([]string{name}, guard.opened...)
+	return sc, nil
 }
 
-// readLimited reads a file of at most maxFile bytes.
+// readLimited reads a regular file of at most maxFile bytes.
 func readLimited(fsys fs.FS, name string) ([]byte, error) {
-	f, err := fsys.Open(name)
+	f, err := openRegular(fsys, name)
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +122,7 @@ func decode(data []byte, fsys fs.FS) (*gltflib.Document, error) {
 			}
 		}
 		switch {
-		case errors.Is(err, format.ErrOutsideFolder):
+		case errors.Is(err, format.ErrOutsideFolder), errors.Is(err, format.ErrNotRegular), errors.Is(err, errTooLarge):
 			return nil, err
 		case errors.Is(err, fs.ErrNotExist):
 			return nil, fmt.Errorf("a buffer file is missing: %w", err)
@@ -220,8 +231,20 @@ func newScene(doc *gltflib.Document, opt format.SceneOptions) (*format.Scene, er
 	sc := &format.Scene{Mesh: rest}
 	truth := newTruth(doc, ev, clips, rest)
 	if len(clips) > 0 {
+		joints := 0
+		if truth != nil {
+			joints = len(truth.node)
+		}
+		tms, err := plan(clips, opt, len(rest.Verts), joints)
+		if err != nil {
+			return nil, err
+		}
+		ctx := opt.Context
+		if ctx == nil {
+			ctx = context.Background()
+		}
 		var exact bool
-		if sc.Sequence, exact, err = sample(ev, rest, clips, opt.FPS, truth); err != nil {
+		if sc.Sequence, exact, err = sample(ctx, ev, rest, clips, tms, truth); err != nil {
 			return nil, err
 		}
 		if !exact {
@@ -234,55 +257,6 @@ func newScene(doc *gltflib.Document, opt format.SceneOptions) (*format.Scene, er
 		}
 	}
 	return sc, nil
-}
-
-// sample evaluates every clip into a sequence over the rest mesh. truth,
-// when not nil, receives each clip's skinning matrices; exact reports
-// whether they reproduce every frame.
-func sample(ev *evaluator, rest *mesh.Mesh, clips []clip, fps float64, truth *truth) (s *seq.Sequence, exact bool, err error) {
-	n := len(rest.Verts)
-	times := make([][]float64, len(clips))
-	rates := make([]float64, len(clips))
-	total := 0
-	for ci := range clips {
-		times[ci], rates[ci] = clips[ci].sampleTimes(fps)
-		total += len(times[ci])
-		if total > maxSamples/max(n, 1) {
-			return nil, false, fmt.Errorf("animation %q: %d frames of %d vertices are more than meshrig holds; sample at a lower rate",
-				clips[ci].name, total, n)
-		}
-	}
-	s = seq.New(rest)
-	s.Frames = make([]linalg.Vec3, 0, total*n)
-	for ci := range clips {
-		c, times := &clips[ci], times[ci]
-		s.StartClip(c.name, rates[ci])
-		frames := make([]linalg.Vec3, len(times)*n)
-		mats := make([][]linalg.Affine, len(times))
-		kept := make([]bool, len(times))
-		par.For(len(times), 1, func(lo, hi int) {
-			for f := lo; f < hi; f++ {
-				verts := frames[f*n : (f+1)*n]
-				global := ev.frame(c, times[f], verts)
-				if truth != nil {
-					mats[f] = truth.frameMats(global)
-					kept[f] = truth.reproduces(mats[f], verts)
-				}
-			}
-		})
-		for f := range times {
-			if err := s.AddFrame(frames[f*n:(f+1)*n], fmt.Sprintf("%s@%.4gs", c.name, times[f])); err != nil {
-				return nil, false, err
-			}
-			if !kept[f] {
-				truth = nil
-			}
-		}
-		if truth != nil {
-			truth.addClip(c.name, rates[ci], mats)
-		}
-	}
-	return s, truth != nil, nil
 }
 
 // combinedFaces returns the scene's triangles over the combined vertices.

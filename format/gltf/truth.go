@@ -204,10 +204,10 @@ func abs(x float64) float64 {
 	return x
 }
 
-// frameMats returns the skinning matrix G_j·IBM_j of every rig joint for
-// the nodes' global transforms (the identity for the still root).
-func (t *truth) frameMats(global []linalg.Affine) []linalg.Affine {
-	out := make([]linalg.Affine, len(t.node))
+// frameMats writes into out the skinning matrix G_j·IBM_j of every rig
+// joint for the nodes' global transforms (the identity for the still
+// root).
+func (t *truth) frameMats(global []linalg.Affine, out []linalg.Affine) {
 	for j, node := range t.node {
 		if node < 0 {
 			out[j] = linalg.IdentityAffine()
@@ -215,7 +215,6 @@ func (t *truth) frameMats(global []linalg.Affine) []linalg.Affine {
 		}
 		out[j] = global[node].Mul(t.ibm[j])
 	}
-	return out
 }
 
 // reproduces reports whether the joints carrying unskinned primitives
@@ -232,15 +231,10 @@ func (t *truth) reproduces(mats []linalg.Affine, verts []linalg.Vec3) bool {
 	return true
 }
 
-// addClip converts the sampled skinning matrices of one clip
-// (mats[f][j] for frame f, rig joint j).
-func (t *truth) addClip(name string, fps float64, mats [][]linalg.Affine) {
-	n := t.skel.Len()
-	flat := make([]linalg.Affine, 0, len(mats)*n)
-	for _, m := range mats {
-		flat = append(flat, m...)
-	}
-	t.clips = append(t.clips, rig.ClipFromSkinMatrices(&t.skel, name, fps, len(mats), flat))
+// addClip converts the sampled skinning matrices of one clip of frames
+// frames (mats[f*J+j] for frame f, rig joint j).
+func (t *truth) addClip(name string, fps float64, frames int, mats []linalg.Affine) {
+	t.clips = append(t.clips, rig.ClipFromSkinMatrices(&t.skel, name, fps, frames, mats))
 }
 
 func (t *truth) rig() (*rig.Rig, error) {

@@ -1,0 +1,203 @@
+package gltf
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"sort"
+	"unsafe"
+
+	"github.com/meshrig/meshrig/format"
+	"github.com/meshrig/meshrig/internal/par"
+	"github.com/meshrig/meshrig/linalg"
+	"github.com/meshrig/meshrig/mesh"
+	"github.com/meshrig/meshrig/seq"
+)
+
+// maxSampleBytes bounds what sampling one file may allocate: positions,
+// frame labels and the file's own rig per frame (1.5 GiB).
+const maxSampleBytes = 3 << 29
+
+// maxCount saturates a clip's frame count where float64 stops counting
+// exactly; any such clip is far past maxSampleBytes anyway.
+const maxCount = 1 << 53
+
+// timing is how one clip is sampled: frame k plays at keys[k] (the clip's
+// own evenly spaced key times) or else at t0 + k/fps. The clip has count
+// frames; frames lo to hi-1 are the ones kept.
+type timing struct {
+	keys          []float64
+	t0, fps       float64
+	count, lo, hi int
+}
+
+// at returns the time of frame k.
+func (tm *timing) at(k int) float64 {
+	if tm.keys != nil {
+		return tm.keys[k]
+	}
+	return tm.t0 + float64(k)/tm.fps
+}
+
+// timing decides how c is sampled: every 1/fps seconds when fps > 0;
+// otherwise at the clip's own key times when they are evenly spaced, else
+// at 30 fps. It allocates nothing per frame, so a clip's length is known
+// before its frames cost anything.
+func (c *clip) timing(fps float64) timing {
+	if fps <= 0 {
+		if keys, step := evenKeys(c); keys != nil {
+			return timing{keys: keys, fps: niceRate(1 / step), count: len(keys)}
+		}
+		fps = 30
+	}
+	count := 1
+	if span := (c.t1 - c.t0) * fps; span > 0 {
+		count = int(math.Min(math.Floor(span+1e-6), maxCount-1)) + 1
+	}
+	return timing{t0: c.t0, fps: fps, count: count}
+}
+
+// evenKeys returns a clip's distinct key times and their step when there
+// are two or more, evenly spaced; else nil.
+func evenKeys(c *clip) ([]float64, float64) {
+	var keys []float64
+	for _, ch := range c.channels {
+		keys = append(keys, ch.times...)
+	}
+	sort.Float64s(keys)
+	// Channels share key times up to rounding, which scales with the times:
+	// a fixed tolerance would merge every key of a clip sampled at 1 MHz.
+	tol := 1e-6 * max(keys[len(keys)-1]-keys[0], math.Abs(keys[0]), math.Abs(keys[len(keys)-1]))
+	uniq := keys[:0]
+	for _, t := range keys {
+		if len(uniq) == 0 || t-uniq[len(uniq)-1] > tol {
+			uniq = append(uniq, t)
+		}
+	}
+	if len(uniq) < 2 {
+		return nil, 0
+	}
+	step := (uniq[len(uniq)-1] - uniq[0]) / float64(len(uniq)-1)
+	if step <= 0 {
+		return nil, 0
+	}
+	for i := range uniq {
+		if math.Abs(uniq[i]-(uniq[0]+float64(i)*step)) > 1e-3*step {
+			return nil, 0
+		}
+	}
+	return uniq, step
+}
+
+// plan decides every clip's frames (opt.FPS, opt.Frames) and refuses, before
+// anything per frame is allocated, a sampling that would take more than
+// maxSampleBytes for n vertices and a rig of joints joints (0: none).
+func plan(clips []clip, opt format.SceneOptions, n, joints int) ([]timing, error) {
+	tms := make([]timing, len(clips))
+	frames, longest := 0.0, 0
+	for ci := range clips {
+		tm := clips[ci].timing(opt.FPS)
+		lo, hi, err := opt.Frames.Span(tm.count)
+		if err != nil {
+			return nil, fmt.Errorf("animation %q: %w", clips[ci].name, err)
+		}
+		tm.lo, tm.hi = lo, hi
+		tms[ci] = tm
+		frames += float64(hi - lo)
+		if hi-lo > tms[longest].hi-tms[longest].lo {
+			longest = ci
+		}
+	}
+	perFrame := float64(n)*float64(unsafe.Sizeof(linalg.Vec3{})) +
+		float64(joints)*float64(unsafe.Sizeof(linalg.Affine{})+unsafe.Sizeof(linalg.Quat{})+unsafe.Sizeof(linalg.Vec3{}))
+	need := 0.0
+	for ci := range clips {
+		// A label ("name@1.234s": a string header and its bytes) and a flag.
+		label := float64(unsafe.Sizeof("")) + float64(len(clips[ci].name)) + 16 + 1
+		need += float64(tms[ci].hi-tms[ci].lo) * (perFrame + label)
+	}
+	if need <= maxSampleBytes {
+		return tms, nil
+	}
+	what := fmt.Sprintf("animation %q", clips[0].name)
+	if len(clips) > 1 {
+		what = fmt.Sprintf("%d animations (the longest, %q, has %d)", len(clips), clips[longest].name, tms[longest].hi-tms[longest].lo)
+	}
+	rig := ""
+	if joints > 0 {
+		rig = fmt.Sprintf(", with the file's rig of %d joints,", joints)
+	}
+	return nil, fmt.Errorf("%s: %.0f frames (at %g fps) × %d vertices%s need %s, more than the %s meshrig samples into: "+
+		"sample at a lower rate (--fps), keep one animation (--clip) or some frames (--frames A:B)",
+		what, frames, tms[longest].fps, n, rig, bytesText(need), bytesText(maxSampleBytes))
+}
+
+// bytesText writes a byte count for people.
+func bytesText(b float64) string {
+	for _, u := range []struct {
+		size float64
+		unit string
+	}{{1 << 40, "TiB"}, {1 << 30, "GiB"}, {1 << 20, "MiB"}, {1 << 10, "KiB"}} {
+		if b >= u.size {
+			return fmt.Sprintf("%.3g %s", b/u.size, u.unit)
+		}
+	}
+	return fmt.Sprintf("%.0f bytes", b)
+}
+
+// sample evaluates the planned frames of every clip into a sequence over
+// the rest mesh. truth, when not nil, receives each clip's skinning
+// matrices; exact reports whether they reproduce every frame. It stops
+// with ctx's error when ctx is done.
+func sample(ctx context.Context, ev *evaluator, rest *mesh.Mesh, clips []clip, tms []timing, truth *truth) (s *seq.Sequence, exact bool, err error) {
+	n := len(rest.Verts)
+	total := 0
+	for _, tm := range tms {
+		total += tm.hi - tm.lo
+	}
+	s = seq.New(rest)
+	// Frames are evaluated in place, past the slice's length: AddFrame then
+	// appends each onto itself, checking it without a second copy.
+	s.Frames = make([]linalg.Vec3, 0, total*n)
+	s.FrameNames = make([]string, 0, total)
+	for ci := range clips {
+		c, tm := &clips[ci], &tms[ci]
+		m := tm.hi - tm.lo
+		s.StartClip(c.name, tm.fps)
+		at := s.F()
+		frames := s.Frames[at*n : (at+m)*n]
+		nj := 0
+		var mats []linalg.Affine
+		var kept []bool
+		if truth != nil {
+			nj = len(truth.node)
+			mats, kept = make([]linalg.Affine, m*nj), make([]bool, m)
+		}
+		par.For(m, 1, func(lo, hi int) {
+			for f := lo; f < hi && ctx.Err() == nil; f++ {
+				verts := frames[f*n : (f+1)*n]
+				global := ev.frame(c, tm.at(tm.lo+f), verts)
+				if truth != nil {
+					fm := mats[f*nj : (f+1)*nj]
+					truth.frameMats(global, fm)
+					kept[f] = truth.reproduces(fm, verts)
+				}
+			}
+		})
+		if err := ctx.Err(); err != nil {
+			return nil, false, err
+		}
+		for f := 0; f < m; f++ {
+			if err := s.AddFrame(frames[f*n:(f+1)*n], fmt.Sprintf("%s@%.4gs", c.name, tm.at(tm.lo+f))); err != nil {
+				return nil, false, err
+			}
+			if truth != nil && !kept[f] {
+				truth = nil
+			}
+		}
+		if truth != nil {
+			truth.addClip(c.name, tm.fps, m, mats)
+		}
+	}
+	return s, truth != nil, nil
+}
