@@ -3,9 +3,9 @@
 //
 // Reading samples a file's animation into a seq.Sequence and returns the
 // file's own skeleton, skin and motion as a rig.Rig when it has them.
-// Writing produces a GLB with the rest mesh (with normals), the skin with
-// inverse bind matrices, the joint node hierarchy and one animation per
-// clip.
+// Writing produces a GLB (or a .gltf with its buffer embedded) with the
+// rest mesh (with normals), the skin with inverse bind matrices, the joint
+// node hierarchy and one animation per clip.
 //
 // Importing the package registers ".glb" and ".gltf" with package format.
 package gltf

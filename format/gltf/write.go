@@ -14,8 +14,9 @@ import (
 	"github.com/meshrig/meshrig/rig"
 )
 
-// Write writes r as a binary glTF 2.0 file (GLB): the rest mesh with
-// normals, a skin with inverse bind matrices over the joint node hierarchy
+// Write writes r as a binary glTF 2.0 file (GLB), or with opt.JSON as a
+// .gltf JSON file with its buffer embedded as a base64 data: uri (a third
+// larger, one file all the same): the rest mesh with normals, a skin with inverse bind matrices over the joint node hierarchy
 // (identity rest rotations, translations = rest offsets), and one
 // animation per clip with a rotation channel per joint, a translation
 // channel on the root, and translation channels on any other joint whose
@@ -75,7 +76,12 @@ func Write(w io.Writer, r *rig.Rig, opt format.WriteOptions) error {
 		writeClip(doc, &r.Skeleton, &r.Clips[c])
 	}
 	enc := gltflib.NewEncoder(w)
-	enc.AsBinary = true
+	enc.AsBinary = !opt.JSON
+	if opt.JSON {
+		for _, b := range doc.Buffers {
+			b.EmbeddedResource()
+		}
+	}
 	return enc.Encode(doc)
 }
 
