@@ -65,12 +65,12 @@ func evenKeys(c *clip) ([]float64, float64) {
 		keys = append(keys, ch.times...)
 	}
 	sort.Float64s(keys)
-	// Channels share key times up to rounding, which scales with the times:
-	// a fixed tolerance would merge every key of a clip sampled at 1 MHz.
-	tol := 1e-6 * max(keys[len(keys)-1]-keys[0], math.Abs(keys[0]), math.Abs(keys[len(keys)-1]))
+	// Channels share key times up to float32 rounding, which is relative
+	// to the time: a fixed tolerance would merge every key of a clip
+	// sampled at 1 MHz.
 	uniq := keys[:0]
 	for _, t := range keys {
-		if len(uniq) == 0 || t-uniq[len(uniq)-1] > tol {
+		if len(uniq) == 0 || t-uniq[len(uniq)-1] > 1e-6*max(math.Abs(t), math.Abs(uniq[len(uniq)-1])) {
 			uniq = append(uniq, t)
 		}
 	}
