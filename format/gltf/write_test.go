@@ -2,11 +2,14 @@ package gltf
 
 import (
 	"bytes"
+	"encoding/json"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -18,6 +21,7 @@ import (
 	"github.com/meshrig/meshrig/internal/testrig"
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
+	"github.com/meshrig/meshrig/metric"
 	"github.com/meshrig/meshrig/rig"
 )
 
@@ -202,6 +206,58 @@ func TestWriteRoundTrip(t *testing.T) {
 	}
 }
 
+// TestWriteJSON: a .gltf path gets JSON with the buffer embedded, which
+// reads back as the same rig and the same frames as the .glb.
+func TestWriteJSON(t *testing.T) {
+	dir := t.TempDir()
+	for name, r := range testRigs(t) {
+		t.Run(name, func(t *testing.T) {
+			glb, gltf := filepath.Join(dir, name+".glb"), filepath.Join(dir, name+".gltf")
+			for _, p := range []string{glb, gltf} {
+				if err := format.WriteFile(p, r, format.WriteOptions{}); err != nil {
+					t.Fatal(err)
+				}
+			}
+			data, err := os.ReadFile(gltf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var doc struct {
+				Buffers []struct{ URI string }
+			}
+			if err := json.Unmarshal(data, &doc); err != nil {
+				t.Fatalf("the .gltf is not JSON: %v", err)
+			}
+			if len(doc.Buffers) != 1 || !strings.HasPrefix(doc.Buffers[0].URI, "data:application/octet-stream;base64,") {
+				t.Fatalf("buffers %.80q, want one embedded as a data: uri", doc.Buffers)
+			}
+			a, err := format.ReadScene(glb, format.SceneOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := format.ReadScene(gltf, format.SceneOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(a.Mesh.Verts, b.Mesh.Verts) || !slices.Equal(a.Mesh.Tris, b.Mesh.Tris) {
+				t.Fatal("the .gltf's mesh differs from the .glb's")
+			}
+			if !reflect.DeepEqual(a.Rig, b.Rig) || !reflect.DeepEqual(a.Sequence, b.Sequence) {
+				t.Fatal("the .gltf's rig or frames differ from the .glb's")
+			}
+			if len(r.Clips) > 0 {
+				rep, err := metric.Compare(testrig.Play(t, r), b.Rig)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if rep.MaxPercent > 1e-3 { // 1e-5·d
+					t.Errorf("the .gltf's rig off by Max%% %.3g", rep.MaxPercent)
+				}
+			}
+		})
+	}
+}
+
 func TestWriteRefusesInvalidRig(t *testing.T) {
 	r := testrig.Tube(t, 2, linalg.Vec3{})
 	r.Skin[3].Weight[0] = 2
@@ -224,11 +280,13 @@ func TestValidatorAcceptsOutput(t *testing.T) {
 	dir := t.TempDir()
 	var files []string
 	for name, r := range testRigs(t) {
-		p := filepath.Join(dir, name+".glb")
-		if err := format.WriteFile(p, r, format.WriteOptions{}); err != nil {
-			t.Fatal(err)
+		for _, ext := range []string{".glb", ".gltf"} {
+			p := filepath.Join(dir, name+ext)
+			if err := format.WriteFile(p, r, format.WriteOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, p)
 		}
-		files = append(files, p)
 	}
 	cmd := exec.Command("node", append([]string{filepath.Join(root, ".ci", "validate-gltf.mjs")}, files...)...)
 	out, err := cmd.CombinedOutput()
