@@ -5,6 +5,7 @@ import (
 	"compress/gzip"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -37,6 +38,9 @@ type gzipFile struct {
 	f *os.File
 }
 
+// Stat describes the compressed file, so that gzipFile is an fs.File.
+func (g *gzipFile) Stat() (fs.FileInfo, error) { return g.f.Stat() }
+
 func (g *gzipFile) Close() error {
 	g.Reader.Close()
 	return g.f.Close()
@@ -68,8 +72,9 @@ func ReadMesh(name string) (*mesh.Mesh, error) {
 // resolved in the file's own folder and may not leave it; the scene file
 // and its side files must be regular files (ErrNotRegular). Scene.Files
 // lists the paths read: path and its side files, joined to path's folder.
+// A ".gz" scene file is decompressed (its side files are not).
 func ReadScene(path string, opt SceneOptions) (*Scene, error) {
-	f, _, err := ByPath(path)
+	f, gz, err := ByPath(path)
 	if err != nil {
 		return nil, err
 	}
@@ -94,16 +99,52 @@ func ReadScene(path string, opt SceneOptions) (*Scene, error) {
 		return nil, err
 	}
 	sf.Close()
-	sc, err := f.Scene(fsys, base, opt)
+	var scene fs.FS = fsys
+	name := base
+	if gz {
+		name = base[:len(base)-len(".gz")]
+		scene = gzScene{fsys, name, base}
+	}
+	sc, err := f.Scene(scene, name, opt)
 	if err != nil {
 		return nil, WithFile(err, path)
 	}
-	for k, name := range sc.Files {
-		if name == base {
+	for k, n := range sc.Files {
+		if n == name {
 			sc.Files[k] = path // as given, so it reads as the user wrote it
 			continue
 		}
-		sc.Files[k] = filepath.Join(dir, filepath.FromSlash(name))
+		sc.Files[k] = filepath.Join(dir, filepath.FromSlash(n))
 	}
 	return sc, nil
+}
+
+// gzScene serves the compressed scene file gz decompressed, as name; side
+// files pass through.
+type gzScene struct {
+	rootFS
+	name, gz string
+}
+
+func (g gzScene) Open(name string) (fs.File, error) {
+	if name != g.name {
+		return g.rootFS.Open(name)
+	}
+	f, err := g.rootFS.open(g.gz, g.gz)
+	if err != nil {
+		return nil, err
+	}
+	zr, err := gzip.NewReader(bufio.NewReaderSize(f, 1<<16))
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("not a gzip file: %w", err)
+	}
+	return &gzipFile{zr, f}, nil
+}
+
+func (g gzScene) Stat(name string) (fs.FileInfo, error) {
+	if name == g.name {
+		name = g.gz
+	}
+	return g.rootFS.Stat(name)
 }
