@@ -20,8 +20,9 @@ import (
 // reported through opt.Notes.
 //
 // It fails on a mesh with no faces, invalid indices or non-finite
-// positions, on one whose faces have no area, and on one of more
-// separate pieces than it joins; and with ctx's error when ctx ends.
+// positions, on one whose faces have no area, on one of more separate
+// pieces than it joins, and when opt.Joints is more than the mesh graph
+// can carry (see Options.Joints); and with ctx's error when ctx ends.
 func Skeleton(ctx context.Context, m *mesh.Mesh, opt Options) (*static.Skeleton, error) {
 	opt, err := opt.withDefaults()
 	if err != nil {
@@ -38,9 +39,12 @@ func Skeleton(ctx context.Context, m *mesh.Mesh, opt Options) (*static.Skeleton,
 	}
 	us := method.NewUnitSphere(m.Verts)
 	opt.Progress.Report("graph", 0, 1)
-	g, err := newGraph(us.To(nil, m.Verts), m.Tris, opt.Split, opt.MinVertices, opt.MaxVertices)
+	g, err := newGraph(ctx, us.To(nil, m.Verts), m.Tris, opt.Split, opt.MinVertices, opt.MaxVertices)
 	if err != nil {
 		return nil, err
+	}
+	if opt.Joints > len(g.pos) {
+		return nil, fmt.Errorf("contraction: %d joints asked for, more than the %d vertices of the mesh graph (a joint stands for at least one); ask for at most %d", opt.Joints, len(g.pos), len(g.pos))
 	}
 	notes(opt.Notes, g)
 	opt.Progress.Report("graph", 1, 1)
@@ -79,7 +83,11 @@ func Skeleton(ctx context.Context, m *mesh.Mesh, opt Options) (*static.Skeleton,
 	}
 
 	sk := embed(g, s)
-	if n := splitBones(sk, opt.Joints); n > 0 {
+	n, err := splitBones(ctx, sk, opt.Joints)
+	if err != nil {
+		return nil, err
+	}
+	if n > 0 {
 		opt.Notes.Add(fmt.Sprintf("contraction: the contracted mesh collapsed to %d joints; %d more placed at the middle of the longest bones", len(sk.Joints)-n, n))
 	}
 	for j, p := range sk.Joints {

@@ -1,6 +1,7 @@
 package contraction
 
 import (
+	"context"
 	"slices"
 
 	"github.com/meshrig/meshrig/linalg"
@@ -17,10 +18,15 @@ import (
 //
 // It returns the kept positions and triangles, and for each input
 // vertex the output vertex it merged into (−1 for vertices on no
-// triangle).
-func decimate(pos []linalg.Vec3, tris [][3]int, target int) ([]linalg.Vec3, [][3]int, []int32) {
+// triangle); or ctx's error when ctx ends (a dense scan takes minutes).
+func decimate(ctx context.Context, pos []linalg.Vec3, tris [][3]int, target int) ([]linalg.Vec3, [][3]int, []int32, error) {
 	d := newDecimator(pos, tris)
-	for d.h.Len() > 0 && d.alive > target {
+	for pops := 1; d.h.Len() > 0 && d.alive > target; pops++ {
+		if pops%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, nil, nil, err
+			}
+		}
 		e := d.h.pop()
 		u, v := e.from, e.to
 		if d.dead[u] || d.dead[v] || e.sf != d.stamp[u] || e.st != d.stamp[v] || !d.allowed(u, v) {
@@ -28,7 +34,8 @@ func decimate(pos []linalg.Vec3, tris [][3]int, target int) ([]linalg.Vec3, [][3
 		}
 		d.collapse(u, v)
 	}
-	return d.result()
+	pos, tris, to := d.result()
+	return pos, tris, to, nil
 }
 
 // decimator is the state of decimate.

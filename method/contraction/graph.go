@@ -1,6 +1,7 @@
 package contraction
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -48,7 +49,8 @@ type graph struct {
 // triangles tris. split ≤ 0 disables the removal of spurious edges;
 // a mesh with more than maxVertices is decimated to that many, one with
 // fewer than minVertices subdivided while it stays within maxVertices.
-func newGraph(pos []linalg.Vec3, tris [][3]int, split float64, minVertices, maxVertices int) (*graph, error) {
+// It returns ctx's error when ctx ends.
+func newGraph(ctx context.Context, pos []linalg.Vec3, tris [][3]int, split float64, minVertices, maxVertices int) (*graph, error) {
 	g := &graph{}
 	rep := weld(pos, weldTolerance)
 	welded := make([][3]int, 0, len(tris))
@@ -71,10 +73,16 @@ func newGraph(pos []linalg.Vec3, tris [][3]int, split float64, minVertices, maxV
 			g.welded++
 		}
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if split > 0 {
 		welded, g.split = splitSpurious(pos, welded, split)
 	}
 	pos, welded, g.pinched = splitPinches(pos, welded)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	if len(welded) == 0 {
 		return nil, fmt.Errorf("contraction: no face of the mesh is left once degenerate faces are dropped and spurious edges split off")
 	}
@@ -106,12 +114,18 @@ func newGraph(pos []linalg.Vec3, tris [][3]int, split float64, minVertices, maxV
 		vtris[t] = [3]int{index[f[0]], index[f[1]], index[f[2]]}
 	}
 	vpos, vtris, g.holes = fillHoles(vpos, vtris)
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 
 	g.pos, g.tris = vpos, vtris
 	switch {
 	case len(vpos) > maxVertices:
 		var to []int32
-		g.pos, g.tris, to = decimate(vpos, vtris, maxVertices)
+		var err error
+		if g.pos, g.tris, to, err = decimate(ctx, vpos, vtris, maxVertices); err != nil {
+			return nil, err
+		}
 		g.decimated = len(vpos)
 		g.sample, g.mass, g.at = vpos, mesh.Mass(vpos, vtris), to
 		g.nsum, g.ncov = normalSpread(vpos, vtris)
@@ -131,7 +145,7 @@ func newGraph(pos []linalg.Vec3, tris [][3]int, split float64, minVertices, maxV
 	}
 	top := mesh.NewTopology(&mesh.Mesh{Verts: g.pos, Tris: g.tris})
 	g.components = top.NumComponents
-	joins, err := joinComponents(g.pos, top.Component, top.NumComponents)
+	joins, err := joinComponents(ctx, g.pos, top.Component, top.NumComponents)
 	if err != nil {
 		return nil, err
 	}

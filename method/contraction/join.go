@@ -1,6 +1,7 @@
 package contraction
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"sort"
@@ -25,8 +26,9 @@ const maxComponents = 2000
 // The tree comes from Kruskal's algorithm run lazily: pairs are taken in
 // order of their bounding-box distance, a lower bound, and the exact
 // closest-pair distance (a k-d tree query per vertex of the smaller
-// component) is computed only for pairs that reach the front.
-func joinComponents(pos []linalg.Vec3, comp []int, ncomp int) ([][2]int, error) {
+// component) is computed only for pairs that reach the front. It returns
+// ctx's error when ctx ends.
+func joinComponents(ctx context.Context, pos []linalg.Vec3, comp []int, ncomp int) ([][2]int, error) {
 	if ncomp <= 1 {
 		return nil, nil
 	}
@@ -86,7 +88,12 @@ func joinComponents(pos []linalg.Vec3, comp []int, ncomp int) ([][2]int, error) 
 	exact := minHeap[link]{less: linkLess}
 	var joins [][2]int
 	next := 0
-	for len(joins) < ncomp-1 {
+	for step := 1; len(joins) < ncomp-1; step++ {
+		if step%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
 		if exact.Len() > 0 && (next == len(pairs) || exact.items[0].d2 <= pairs[next].lb) {
 			l := exact.pop()
 			if sets.Union(comp[l.i], comp[l.j]) {

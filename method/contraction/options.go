@@ -18,6 +18,13 @@ type Options struct {
 	// mesh with many holes may keep more; a contracted mesh that
 	// collapses to fewer nodes gets the missing joints at the middle of
 	// its longest bones (Notes say so).
+	//
+	// It may not exceed MaxVertices, nor the vertex count of the mesh
+	// graph the method works on (the welded mesh, subdivided or
+	// simplified into [MinVertices, MaxVertices]): every joint is the
+	// centre of a region of that graph, the graph vertices collapsed into
+	// it, so the graph can carry no more, and joints asked for beyond
+	// that would all be bone midpoints standing for no surface.
 	Joints int
 	// ContractionScale is s_L, the factor the contraction weight W_L
 	// grows by each iteration (Au et al. 2008 §3: 2). Default 2; it must
@@ -117,6 +124,8 @@ func (o Options) withDefaults() (Options, error) {
 		return o, fmt.Errorf("contraction: cost weights %g, %g must be non-negative and not both zero", o.ShapeWeight, o.SamplingWeight)
 	case o.MaxVertices < 500:
 		return o, fmt.Errorf("contraction: MaxVertices %d is below 500", o.MaxVertices)
+	case o.Joints > o.MaxVertices:
+		return o, fmt.Errorf("contraction: %d joints asked for, more than the %d vertices the mesh graph is simplified to (MaxVertices); ask for at most %d", o.Joints, o.MaxVertices, o.MaxVertices)
 	}
 	return o, nil
 }

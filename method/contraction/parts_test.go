@@ -1,6 +1,7 @@
 package contraction
 
 import (
+	"context"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -115,7 +116,10 @@ func TestSubdivide(t *testing.T) {
 // old vertex to a kept one nearby.
 func TestDecimate(t *testing.T) {
 	m := testshape.Join(t, func() ([]linalg.Vec3, [][]int) { return testshape.Torus(2, 0.5, 96, 32) })
-	pos, tr, to := decimate(m.Verts, tris(t, m), 600)
+	pos, tr, to, err := decimate(context.Background(), m.Verts, tris(t, m), 600)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if len(pos) > 600 || len(pos) < 500 {
 		t.Fatalf("%d vertices, want at most 600 (and not far fewer)", len(pos))
 	}
@@ -255,7 +259,7 @@ func TestQuadrics(t *testing.T) {
 func TestJoinComponents(t *testing.T) {
 	pos := []linalg.Vec3{{0, 0, 0}, {1, 0, 0}, {5, 0, 0}, {6, 0, 0}, {1.5, 3, 0}, {1.5, 4, 0}}
 	comp := []int{0, 0, 1, 1, 2, 2}
-	joins, err := joinComponents(pos, comp, 3)
+	joins, err := joinComponents(context.Background(), pos, comp, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -272,8 +276,8 @@ func TestJoinComponents(t *testing.T) {
 // TestSplitBones: the longest bone is split first, at its middle.
 func TestSplitBones(t *testing.T) {
 	sk := &static.Skeleton{Joints: []linalg.Vec3{{0, 0, 0}, {1, 0, 0}, {4, 0, 0}}, Edges: [][2]int{{0, 1}, {1, 2}}}
-	if n := splitBones(sk, 5); n != 2 {
-		t.Fatalf("%d joints added, want 2", n)
+	if n, err := splitBones(context.Background(), sk, 5); n != 2 || err != nil {
+		t.Fatalf("%d joints added (%v), want 2", n, err)
 	}
 	if sk.Joints[3] != (linalg.Vec3{2.5, 0, 0}) || sk.Joints[4] != (linalg.Vec3{1.75, 0, 0}) {
 		t.Errorf("joints %v", sk.Joints)
