@@ -66,9 +66,7 @@ func newField(ctx context.Context, g *grid, inside []bool, b *bvh.Tree, rays int
 	f.force = make([]float64, n)
 	f.dist = make([]float64, n)
 	dirs := fibonacci(rays)
-	// Batches give progress reports and cancellation points.
-	const batches = 32
-	step := max(1, (n+batches-1)/batches)
+	step := batchVoxels(rays)
 	for lo := 0; lo < n; lo += step {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -82,6 +80,14 @@ func newField(ctx context.Context, g *grid, inside []bool, b *bvh.Tree, rays int
 	prog.Report("force field", n, n)
 	return f, nil
 }
+
+// raysPerBatch bounds the rays traced between two cancellation checks
+// (and progress reports): about half a second on two cores. A fixed
+// share of the voxels made one batch of a fine grid take seconds.
+const raysPerBatch = 1 << 19
+
+// batchVoxels returns the interior voxels per batch at rays per voxel.
+func batchVoxels(rays int) int { return max(1, raysPerBatch/rays) }
 
 // forceChunk fills force and dist for interior voxels [lo, hi). Each
 // direction is traced from every voxel of the chunk before the next:

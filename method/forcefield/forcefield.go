@@ -21,6 +21,9 @@ import (
 // nearest the center of mass of the voxelized solid (the mean of the
 // interior voxel centres), where a character's hips or chest usually are.
 //
+// Exact duplicate faces (the same corners, either way round) are removed
+// first, and a note says how many.
+//
 // It fails on a mesh with no faces, invalid indices or non-finite
 // positions, a flat mesh, or when no voxel centre lies inside the mesh.
 func Skeleton(ctx context.Context, m *mesh.Mesh, opt Options) (*static.Skeleton, error) {
@@ -48,6 +51,10 @@ func Skeleton(ctx context.Context, m *mesh.Mesh, opt Options) (*static.Skeleton,
 		pos[i] = cb.to(p)
 	}
 
+	if tris, dup := uniqueFaces(m); dup > 0 {
+		opt.Notes.Add(fmt.Sprintf("forcefield: %d duplicate faces removed (the same corners as another face)", dup))
+		m = &mesh.Mesh{Verts: m.Verts, Tris: tris}
+	}
 	part, open := parts(m)
 	if open > 0 {
 		opt.Notes.Add(fmt.Sprintf("forcefield: the mesh has %d open edges; inside and outside are a best effort", open))

@@ -1,6 +1,8 @@
 package forcefield
 
 import (
+	"slices"
+
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
 )
@@ -13,18 +15,7 @@ import (
 // crossings per unwelded component would see hundreds of open shells in
 // a closed character and mark whole columns of voxels inside.
 func parts(m *mesh.Mesh) ([]int32, int) {
-	canon := make(map[linalg.Vec3]int, len(m.Verts))
-	idx := make([]int, len(m.Verts))
-	var verts []linalg.Vec3
-	for i, p := range m.Verts {
-		c, ok := canon[p]
-		if !ok {
-			c = len(verts)
-			canon[p] = c
-			verts = append(verts, p)
-		}
-		idx[i] = c
-	}
+	idx, verts := coincident(m.Verts)
 	// A triangle that welding collapses has no area: it joins nothing and
 	// crosses no line, and the topology wants three distinct corners.
 	w := &mesh.Mesh{Verts: verts}
@@ -48,4 +39,51 @@ func parts(m *mesh.Mesh) ([]int32, int) {
 		}
 	}
 	return part, open
+}
+
+// coincident numbers the distinct positions of verts in order of first
+// use: idx[i] is vertex i's position in the returned list of them.
+func coincident(verts []linalg.Vec3) (idx []int, distinct []linalg.Vec3) {
+	canon := make(map[linalg.Vec3]int, len(verts))
+	idx = make([]int, len(verts))
+	for i, p := range verts {
+		c, ok := canon[p]
+		if !ok {
+			c = len(distinct)
+			canon[p] = c
+			distinct = append(distinct, p)
+		}
+		idx[i] = c
+	}
+	return idx, distinct
+}
+
+// uniqueFaces returns m's triangles without exact duplicates: a triangle
+// whose corners, welded by position, are those of an earlier one in any
+// order (the same face twice, either way round). Ray parity counts every
+// crossing of such a pair twice, so a closed mesh stored with its faces
+// doubled (a double-sided export) looks empty inside. It returns m.Tris
+// itself when nothing is dropped, and the number dropped.
+func uniqueFaces(m *mesh.Mesh) ([][3]int, int) {
+	idx, _ := coincident(m.Verts)
+	seen := make(map[[3]int]struct{}, len(m.Tris))
+	var kept [][3]int
+	for t, f := range m.Tris {
+		key := [3]int{idx[f[0]], idx[f[1]], idx[f[2]]}
+		slices.Sort(key[:])
+		if _, dup := seen[key]; !dup {
+			seen[key] = struct{}{}
+			if kept != nil {
+				kept = append(kept, f)
+			}
+			continue
+		}
+		if kept == nil {
+			kept = append(make([][3]int, 0, len(m.Tris)-1), m.Tris[:t]...)
+		}
+	}
+	if kept == nil {
+		return m.Tris, 0
+	}
+	return kept, len(m.Tris) - len(kept)
 }
