@@ -19,8 +19,9 @@ import (
 const maxSampleBytes = 3 << 29
 
 // maxCount saturates a clip's frame count where float64 stops counting
-// exactly; any such clip is far past maxSampleBytes anyway.
-const maxCount = 1 << 53
+// exactly (or int stops, on 32 bits); any such clip is far past
+// maxSampleBytes anyway.
+const maxCount = min(1<<53, math.MaxInt)
 
 // timing is how one clip is sampled: frame k plays at keys[k] (the clip's
 // own evenly spaced key times) or else at t0 + k/fps. The clip has count
