@@ -88,15 +88,20 @@ func (m *Mesh) Validate() error {
 	}
 	for k := 0; k < m.NumPolys(); k++ {
 		p := m.Poly(k)
+		// The first problem along the face: a repeat before the first
+		// index out of range, or that index.
+		r := len(p)
 		for a, i := range p {
 			if i < 0 || i >= n {
-				return fmt.Errorf("face %d: vertex index %d out of range (mesh has %d vertices)", k+1, i+1, n)
+				r = a
+				break
 			}
-			for _, j := range p[:a] {
-				if i == j {
-					return fmt.Errorf("face %d uses vertex %d twice: %w", k+1, i+1, ErrDegenerate)
-				}
-			}
+		}
+		if a := FirstRepeat(p[:r]); a >= 0 {
+			return fmt.Errorf("face %d uses vertex %d twice: %w", k+1, p[a]+1, ErrDegenerate)
+		}
+		if r < len(p) {
+			return fmt.Errorf("face %d: vertex index %d out of range (mesh has %d vertices)", k+1, p[r]+1, n)
 		}
 	}
 	return nil

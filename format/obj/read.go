@@ -97,15 +97,20 @@ func Read(r io.Reader) (*mesh.Mesh, error) {
 	}
 	// Index checks need the whole vertex list: OBJ may refer forward.
 	for k, p := range polys {
+		// The first problem along the face: a repeat before the first
+		// index out of range, or that index.
+		r := len(p)
 		for a, i := range p {
 			if i >= len(verts) {
-				return nil, perr(faceLine[k], 0, fmt.Errorf("vertex index %d out of range (the file has %d vertices)", i+1, len(verts)))
+				r = a
+				break
 			}
-			for _, j := range p[:a] {
-				if i == j {
-					return nil, perr(faceLine[k], 0, fmt.Errorf("face uses vertex %d twice: %w", i+1, mesh.ErrDegenerate))
-				}
-			}
+		}
+		if a := mesh.FirstRepeat(p[:r]); a >= 0 {
+			return nil, perr(faceLine[k], 0, fmt.Errorf("face uses vertex %d twice: %w", p[a]+1, mesh.ErrDegenerate))
+		}
+		if r < len(p) {
+			return nil, perr(faceLine[k], 0, fmt.Errorf("vertex index %d out of range (the file has %d vertices)", p[r]+1, len(verts)))
 		}
 	}
 	return mesh.New(verts, polys)
