@@ -142,17 +142,22 @@ func readFaces(l *lines, nf, nv int) ([][]int, error) {
 			return nil, fmt.Errorf("face %d lists %d of its %d vertices", k+1, len(f)-1, n)
 		}
 		p := make([]int, n)
+		// The first problem along the face: a repeat before the first
+		// bad index, or that index.
+		r := n
 		for a := range p {
 			i, err := strconv.Atoi(f[1+a])
 			if err != nil || i < 0 || i >= nv {
-				return nil, fmt.Errorf("face %d: vertex index %q out of range (%d vertices, 0-based)", k+1, f[1+a], nv)
-			}
-			for _, j := range p[:a] {
-				if j == i {
-					return nil, fmt.Errorf("face %d uses vertex %d twice: %w", k+1, i, mesh.ErrDegenerate)
-				}
+				r = a
+				break
 			}
 			p[a] = i
+		}
+		if a := mesh.FirstRepeat(p[:r]); a >= 0 {
+			return nil, fmt.Errorf("face %d uses vertex %d twice: %w", k+1, p[a], mesh.ErrDegenerate)
+		}
+		if r < n {
+			return nil, fmt.Errorf("face %d: vertex index %q out of range (%d vertices, 0-based)", k+1, f[1+r], nv)
 		}
 		polys = append(polys, p)
 	}
