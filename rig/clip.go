@@ -2,6 +2,8 @@ package rig
 
 import (
 	"fmt"
+	"math"
+	"unicode/utf8"
 
 	"github.com/meshrig/meshrig/linalg"
 )
@@ -39,22 +41,31 @@ func NewClip(s *Skeleton, name string, fps float64, frames int) Clip {
 	return c
 }
 
-// Validate checks the sizes against a skeleton of joints joints and that
-// every value is finite.
+// unitTol is how far from 1 a rotation's squared length may be.
+const unitTol = 1e-6
+
+// Validate checks the sizes against a skeleton of joints joints, that the
+// name is UTF-8 (possibly empty), the frame rate positive and finite,
+// every rotation a unit quaternion and every translation finite.
 func (c *Clip) Validate(joints int) error {
 	if c.Frames <= 0 {
 		return fmt.Errorf("clip %q has no frames", c.Name)
+	}
+	if !utf8.ValidString(c.Name) {
+		return fmt.Errorf("clip name %q is not valid UTF-8", c.Name)
 	}
 	if len(c.Rotation) != c.Frames*joints || len(c.Translation) != c.Frames*joints {
 		return fmt.Errorf("clip %q: %d rotations and %d translations for %d frames × %d joints",
 			c.Name, len(c.Rotation), len(c.Translation), c.Frames, joints)
 	}
-	if c.FPS <= 0 {
-		return fmt.Errorf("clip %q: frame rate %v is not positive", c.Name, c.FPS)
+	if !(c.FPS > 0) || math.IsInf(c.FPS, 0) {
+		return fmt.Errorf("clip %q: frame rate %v is not a positive number", c.Name, c.FPS)
 	}
 	for k, q := range c.Rotation {
-		if !(linalg.Vec3{q.W, q.X, q.Y}).IsFinite() || !(linalg.Vec3{q.Z}).IsFinite() || q.Dot(q) < 1e-12 {
-			return fmt.Errorf("clip %q frame %d joint %d: bad rotation %v", c.Name, k/joints+1, k%joints, q)
+		// FK and the writers take the quaternion as a rotation: it must
+		// be one (unit length, up to rounding).
+		if n := q.Dot(q); !(math.Abs(n-1) <= unitTol) {
+			return fmt.Errorf("clip %q frame %d joint %d: rotation %v is not a unit quaternion", c.Name, k/joints+1, k%joints, q)
 		}
 		if !c.Translation[k].IsFinite() {
 			return fmt.Errorf("clip %q frame %d joint %d: non-finite translation", c.Name, k/joints+1, k%joints)

@@ -19,7 +19,8 @@ type Rig struct {
 }
 
 // Validate checks the skeleton, the skin against the mesh and skeleton,
-// and every clip.
+// and every clip, and that clip names are unique (a file keeps clips
+// apart by name).
 func (r *Rig) Validate() error {
 	if r.Mesh == nil {
 		return fmt.Errorf("rig has no mesh")
@@ -33,10 +34,15 @@ func (r *Rig) Validate() error {
 	if err := r.Skin.Validate(r.Skeleton.Len()); err != nil {
 		return err
 	}
+	names := make(map[string]bool, len(r.Clips))
 	for k := range r.Clips {
 		if err := r.Clips[k].Validate(r.Skeleton.Len()); err != nil {
 			return err
 		}
+		if names[r.Clips[k].Name] {
+			return fmt.Errorf("clip name %q used twice", r.Clips[k].Name)
+		}
+		names[r.Clips[k].Name] = true
 	}
 	return nil
 }

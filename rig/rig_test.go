@@ -161,3 +161,77 @@ func TestReorder(t *testing.T) {
 		t.Fatal("cycle accepted")
 	}
 }
+
+// TestClipValidate: FK and every writer take a clip's rotations as
+// rotations and its rate as a time step, so Validate refuses what they
+// would silently turn into something else.
+func TestClipValidate(t *testing.T) {
+	r := bar(t)
+	half := linalg.QuatFromAxisAngle(linalg.Vec3{0, 0, 1}, math.Pi/4)
+	cases := []struct {
+		name string
+		edit func(c *Clip)
+		ok   bool
+	}{
+		{"as built", func(c *Clip) {}, true},
+		{"rounding off unit length", func(c *Clip) { c.Rotation[3] = linalg.Quat{W: half.W * (1 + 1e-9), Z: half.Z} }, true},
+		{"not unit length", func(c *Clip) { c.Rotation[3] = linalg.Quat{W: 0.875, Z: 0.5} }, false},
+		{"zero rotation", func(c *Clip) { c.Rotation[3] = linalg.Quat{} }, false},
+		{"NaN rotation", func(c *Clip) { c.Rotation[3].X = math.NaN() }, false},
+		{"infinite translation", func(c *Clip) { c.Translation[2][1] = math.Inf(-1) }, false},
+		{"zero rate", func(c *Clip) { c.FPS = 0 }, false},
+		{"negative rate", func(c *Clip) { c.FPS = -24 }, false},
+		{"NaN rate", func(c *Clip) { c.FPS = math.NaN() }, false},
+		{"infinite rate", func(c *Clip) { c.FPS = math.Inf(1) }, false},
+		{"no frames", func(c *Clip) { c.Frames, c.Rotation, c.Translation = 0, nil, nil }, false},
+		{"short", func(c *Clip) { c.Rotation = c.Rotation[:5] }, false},
+		{"unnamed", func(c *Clip) { c.Name = "" }, true},
+		{"name not UTF-8", func(c *Clip) { c.Name = "walk\xff" }, false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := r.Clips[0]
+			c.Rotation = append([]linalg.Quat(nil), c.Rotation...)
+			c.Translation = append([]linalg.Vec3(nil), c.Translation...)
+			tc.edit(&c)
+			if err := c.Validate(r.Skeleton.Len()); (err == nil) != tc.ok {
+				t.Errorf("Validate = %v, want ok=%v", err, tc.ok)
+			}
+		})
+	}
+}
+
+// TestSkeletonValidate: names must be present, unique and UTF-8, so every
+// writer can keep them.
+func TestSkeletonValidate(t *testing.T) {
+	for _, tc := range []struct {
+		names []string
+		ok    bool
+	}{
+		{[]string{"hip", "knee"}, true},
+		{[]string{"épaule", "\x00"}, true},
+		{[]string{"hip", ""}, false},
+		{[]string{"hip", "hip"}, false},
+		{[]string{"hip", "knee\xff"}, false},
+		{[]string{"\xfe", "\xff"}, false},
+	} {
+		sk := Skeleton{Joints: []Joint{{Name: tc.names[0], Parent: NoParent}, {Name: tc.names[1], Parent: 0, Head: linalg.Vec3{1, 0, 0}}}}
+		if err := sk.Validate(); (err == nil) != tc.ok {
+			t.Errorf("names %q: Validate = %v, want ok=%v", tc.names, err, tc.ok)
+		}
+	}
+}
+
+func TestRigValidateClipNames(t *testing.T) {
+	r := bar(t)
+	second := r.Clips[0]
+	second.Name = "run"
+	r.Clips = append(r.Clips, second)
+	if err := r.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	r.Clips[1].Name = r.Clips[0].Name
+	if err := r.Validate(); err == nil {
+		t.Error("two clips of one name accepted")
+	}
+}

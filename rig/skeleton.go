@@ -2,6 +2,7 @@ package rig
 
 import (
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/meshrig/meshrig/linalg"
 )
@@ -52,7 +53,8 @@ func (s *Skeleton) Children() [][]JointID {
 }
 
 // Validate checks there is one root, joint 0, that parents precede
-// children, names are unique and non-empty, and heads are finite.
+// children, names are unique, non-empty and valid UTF-8 (what every
+// output format can hold), and heads are finite.
 func (s *Skeleton) Validate() error {
 	if len(s.Joints) == 0 {
 		return fmt.Errorf("skeleton has no joints")
@@ -66,6 +68,8 @@ func (s *Skeleton) Validate() error {
 			return fmt.Errorf("joint %d (%s): parent %d must be a joint listed before it", j, jt.Name, jt.Parent)
 		case jt.Name == "":
 			return fmt.Errorf("joint %d has no name", j)
+		case !utf8.ValidString(jt.Name):
+			return fmt.Errorf("joint %d: name %q is not valid UTF-8", j, jt.Name)
 		case names[jt.Name]:
 			return fmt.Errorf("joint %d: name %q used twice", j, jt.Name)
 		case !jt.Head.IsFinite():
