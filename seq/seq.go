@@ -2,6 +2,8 @@ package seq
 
 import (
 	"fmt"
+	"math"
+	"unicode/utf8"
 
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
@@ -93,7 +95,9 @@ func (s *Sequence) StartClip(name string, fps float64) {
 }
 
 // Validate checks the invariants: at least one frame, frame count and clips
-// consistent, every position finite.
+// consistent, clips named (uniquely, in UTF-8) with a positive finite frame
+// rate — what a rig of the sequence needs to be written — and every
+// position finite.
 func (s *Sequence) Validate() error {
 	if s.Rest == nil || s.N() == 0 {
 		return fmt.Errorf("sequence has no vertices")
@@ -108,10 +112,19 @@ func (s *Sequence) Validate() error {
 		return fmt.Errorf("sequence has no frames")
 	}
 	at := 0
+	names := make(map[string]bool, len(s.Clips))
 	for _, c := range s.Clips {
-		if c.Start != at || c.End < c.Start {
+		switch {
+		case c.Start != at || c.End < c.Start:
 			return fmt.Errorf("clip %q covers frames [%d,%d), expected to start at %d", c.Name, c.Start, c.End, at)
+		case c.Name == "" || !utf8.ValidString(c.Name):
+			return fmt.Errorf("clip %d: name %q: want a name in UTF-8", len(names)+1, c.Name)
+		case names[c.Name]:
+			return fmt.Errorf("clip name %q used twice", c.Name)
+		case !(c.FPS > 0) || math.IsInf(c.FPS, 0):
+			return fmt.Errorf("clip %q: frame rate %v is not a positive number", c.Name, c.FPS)
 		}
+		names[c.Name] = true
 		at = c.End
 	}
 	if at != s.F() {

@@ -58,3 +58,56 @@ func TestClipsAndMerge(t *testing.T) {
 		t.Fatal("empty sequence validated")
 	}
 }
+
+// TestMergeRenamesRepeatedClips: two folders of one name give two clips
+// that a file can keep apart.
+func TestMergeRenamesRepeatedClips(t *testing.T) {
+	var parts []*Sequence
+	for _, name := range []string{"walk", "walk", "walk_2", "walk"} {
+		p := New(tri())
+		p.StartClip(name, 30)
+		_ = p.AddFrame(tri().Verts, name)
+		parts = append(parts, p)
+	}
+	m, err := Merge(parts...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, c := range m.Clips {
+		names = append(names, c.Name)
+	}
+	if got := strings.Join(names, ","); got != "walk,walk_2,walk_2_2,walk_3" {
+		t.Errorf("clip names %s, want walk,walk_2,walk_2_2,walk_3", got)
+	}
+	if err := m.Validate(); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestValidateClips: a clip needs a name of its own and a rate.
+func TestValidateClips(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		edit func(c *Clip)
+		ok   bool
+	}{
+		{"as built", func(c *Clip) {}, true},
+		{"no name", func(c *Clip) { c.Name = "" }, false},
+		{"not UTF-8", func(c *Clip) { c.Name = "\xff" }, false},
+		{"name of the other clip", func(c *Clip) { c.Name = "walk" }, false},
+		{"zero rate", func(c *Clip) { c.FPS = 0 }, false},
+		{"NaN rate", func(c *Clip) { c.FPS = math.NaN() }, false},
+		{"infinite rate", func(c *Clip) { c.FPS = math.Inf(1) }, false},
+	} {
+		s := New(tri())
+		s.StartClip("walk", 24)
+		_ = s.AddFrame(tri().Verts, "a")
+		s.StartClip("run", 24)
+		_ = s.AddFrame(tri().Verts, "b")
+		tc.edit(&s.Clips[1])
+		if err := s.Validate(); (err == nil) != tc.ok {
+			t.Errorf("%s: Validate = %v, want ok=%v", tc.name, err, tc.ok)
+		}
+	}
+}
