@@ -10,26 +10,96 @@ import (
 	"github.com/meshrig/meshrig/linalg"
 )
 
-// ReadPoints reads n points of three float32 coordinates in byte order
-// from r, as point caches store a frame; buf is scratch of at least 12·n
-// bytes. A short read is ErrTruncated, a non-finite coordinate an error
-// naming the point; both are *ParseError at offset off (the frame's start).
-func ReadPoints(r io.Reader, buf []byte, n int, order binary.ByteOrder, off int64) ([]linalg.Vec3, error) {
-	buf = buf[:12*n]
-	if _, err := io.ReadFull(r, buf); err != nil {
-		return nil, &ParseError{Offset: off, Err: Truncated(err)}
+// maxBatch bounds the bytes readRecords reads at once.
+const maxBatch = 1 << 16
+
+// ReadFrames reads count frames of n points, three float32 coordinates
+// each in byte order, from r, as point caches store them; the first
+// frame starts at byte offset off of the file. what names a frame in
+// errors ("sample", "frame").
+//
+// Memory follows the data actually there, not count (a header's claim,
+// which may be corrupt): frames are read in batches that start at one
+// frame and double up to 64 KiB, and the result grows as they arrive.
+// Errors are *ParseError naming the frame: a short file wraps
+// ErrTruncated at the offset of the first incomplete frame, a non-finite
+// coordinate is at its own offset and names the point.
+func ReadFrames(r io.Reader, count, n int, order binary.ByteOrder, off int64, what string) ([][]linalg.Vec3, error) {
+	if n < 1 {
+		return nil, fmt.Errorf("%d points per %s", n, what)
 	}
-	pts := make([]linalg.Vec3, n)
-	for i := range pts {
-		for k := 0; k < 3; k++ {
-			x := float64(math.Float32frombits(order.Uint32(buf[12*i+4*k:])))
-			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return nil, &ParseError{Offset: off + int64(12*i+4*k), Err: fmt.Errorf("point %d: non-finite coordinate", i+1)}
+	size := 12 * n
+	var frames [][]linalg.Vec3
+	k, err := readRecords(r, count, size, func(f int, rec []byte) error {
+		pts := make([]linalg.Vec3, n)
+		for i := range pts {
+			for c := 0; c < 3; c++ {
+				x := float64(math.Float32frombits(order.Uint32(rec[12*i+4*c:])))
+				if math.IsNaN(x) || math.IsInf(x, 0) {
+					return &ParseError{Offset: off + int64(f)*int64(size) + int64(12*i+4*c),
+						Err: fmt.Errorf("%s %d of %d: point %d: non-finite coordinate", what, f+1, count, i+1)}
+				}
+				pts[i][c] = x
 			}
-			pts[i][k] = x
+		}
+		frames = append(frames, pts)
+		return nil
+	})
+	if err != nil {
+		var pe *ParseError
+		if errors.As(err, &pe) {
+			return nil, err
+		}
+		return nil, &ParseError{Offset: off + int64(k)*int64(size), Err: fmt.Errorf("%s %d of %d: %w", what, k+1, count, err)}
+	}
+	return frames, nil
+}
+
+// ReadFloats reads count float32 values in byte order from r, the first
+// at byte offset off of the file, as float64; what names a value in
+// errors ("time of frame"). Like ReadFrames, memory follows the data
+// there, and a short file is a *ParseError wrapping ErrTruncated at the
+// first missing value.
+func ReadFloats(r io.Reader, count int, order binary.ByteOrder, off int64, what string) ([]float64, error) {
+	var out []float64
+	k, err := readRecords(r, count, 4, func(_ int, rec []byte) error {
+		out = append(out, float64(math.Float32frombits(order.Uint32(rec))))
+		return nil
+	})
+	if err != nil {
+		return nil, &ParseError{Offset: off + 4*int64(k), Err: fmt.Errorf("%s %d of %d: %w", what, k+1, count, err)}
+	}
+	return out, nil
+}
+
+// readRecords reads count records of size bytes from r and hands each to
+// use with its index. Batches start at one record and double up to
+// maxBatch bytes (or one record, when larger), so a count the file does
+// not back costs no more than the bytes it does hold. When r fails
+// first, every complete record has been used and it returns the index
+// of the first incomplete one with the read error (ErrTruncated for an
+// early end); use's error stops it at once.
+func readRecords(r io.Reader, count, size int, use func(k int, rec []byte) error) (int, error) {
+	most := max(1, maxBatch/size)
+	var buf []byte
+	k := 0
+	for batch := 1; k < count; batch = min(2*batch, most) {
+		m := min(batch, count-k) * size
+		if cap(buf) < m {
+			buf = make([]byte, m)
+		}
+		got, err := io.ReadFull(r, buf[:m])
+		for i := 0; i+size <= got; i += size {
+			if err := use(k, buf[i:i+size]); err != nil {
+				return k, err
+			}
+			k++
+		}
+		if err != nil {
+			return k, Truncated(err)
 		}
 	}
-	return pts, nil
+	return k, nil
 }
 
 // Truncated maps an end-of-file error to ErrTruncated; other errors pass.

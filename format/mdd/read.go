@@ -1,7 +1,6 @@
 package mdd
 
 import (
-	"bufio"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -27,9 +26,8 @@ const maxBytes = 1 << 31
 // frame, a point count other than n names both counts, a non-finite
 // coordinate names the frame and the point.
 func Read(r io.Reader, n int) ([][]linalg.Vec3, float64, error) {
-	br := bufio.NewReaderSize(r, 1<<16)
 	var hdr [2]int32
-	if err := binary.Read(br, binary.BigEndian, &hdr); err != nil {
+	if err := binary.Read(r, binary.BigEndian, &hdr); err != nil {
 		return nil, 0, &format.ParseError{Offset: 0, Err: fmt.Errorf("8-byte header: %w", format.Truncated(err))}
 	}
 	nf, np := hdr[0], hdr[1]
@@ -42,26 +40,15 @@ func Read(r io.Reader, n int) ([][]linalg.Vec3, float64, error) {
 	if nf < 0 || int64(nf)*(int64(np)*12+4) > maxBytes {
 		return nil, 0, &format.ParseError{Offset: 0, Err: fmt.Errorf("frame count %d out of range (%d points each)", nf, np)}
 	}
-	// Grow with the data rather than trusting the header's count.
-	times := make([]float64, 0, min(int(nf), 1024))
-	var b [4]byte
-	for f := 0; f < int(nf); f++ {
-		off := int64(8 + 4*f)
-		if _, err := io.ReadFull(br, b[:]); err != nil {
-			return nil, 0, &format.ParseError{Offset: off, Err: fmt.Errorf("time of frame %d of %d: %w", f+1, nf, format.Truncated(err))}
-		}
-		times = append(times, float64(math.Float32frombits(binary.BigEndian.Uint32(b[:]))))
+	// ReadFloats and ReadFrames buffer what they read, growing with the
+	// data rather than trusting the header's count.
+	times, err := format.ReadFloats(r, int(nf), binary.BigEndian, 8, "time of frame")
+	if err != nil {
+		return nil, 0, err
 	}
-	off := int64(8 + 4*int(nf))
-	buf := make([]byte, 12*n)
-	frames := make([][]linalg.Vec3, 0, min(int(nf), 1024))
-	for f := 0; f < int(nf); f++ {
-		pts, err := format.ReadPoints(br, buf, n, binary.BigEndian, off)
-		if err != nil {
-			return nil, 0, fmt.Errorf("frame %d of %d: %w", f+1, nf, err)
-		}
-		frames = append(frames, pts)
-		off += int64(len(buf))
+	frames, err := format.ReadFrames(r, int(nf), n, binary.BigEndian, 8+4*int64(nf), "frame")
+	if err != nil {
+		return nil, 0, err
 	}
 	return frames, rate(times), nil
 }

@@ -1,7 +1,6 @@
 package pc2
 
 import (
-	"bufio"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -43,9 +42,8 @@ type header struct {
 // the sample, a point count other than n names both counts, a
 // non-finite coordinate names the sample and the point.
 func Read(r io.Reader, n int) ([][]linalg.Vec3, float64, error) {
-	br := bufio.NewReaderSize(r, 1<<16)
 	var h header
-	if err := binary.Read(br, binary.LittleEndian, &h); err != nil {
+	if err := binary.Read(r, binary.LittleEndian, &h); err != nil {
 		return nil, 0, &format.ParseError{Offset: 0, Err: fmt.Errorf("%d-byte header: %w", headerSize, format.Truncated(err))}
 	}
 	if string(h.Magic[:]) != magic {
@@ -63,17 +61,11 @@ func Read(r io.Reader, n int) ([][]linalg.Vec3, float64, error) {
 	if h.Samples < 0 || int64(h.Samples)*int64(h.Points)*12 > maxBytes {
 		return nil, 0, &format.ParseError{Offset: 28, Err: fmt.Errorf("sample count %d out of range (%d points each)", h.Samples, h.Points)}
 	}
-	// Grow with the data rather than trusting the header's count.
-	frames := make([][]linalg.Vec3, 0, min(int(h.Samples), 1024))
-	buf := make([]byte, 12*n)
-	off := int64(headerSize)
-	for f := 0; f < int(h.Samples); f++ {
-		pts, err := format.ReadPoints(br, buf, n, binary.LittleEndian, off)
-		if err != nil {
-			return nil, 0, fmt.Errorf("sample %d of %d: %w", f+1, h.Samples, err)
-		}
-		frames = append(frames, pts)
-		off += int64(len(buf))
+	// ReadFrames buffers what it reads, growing with the data rather than
+	// trusting the header's count.
+	frames, err := format.ReadFrames(r, int(h.Samples), n, binary.LittleEndian, headerSize, "sample")
+	if err != nil {
+		return nil, 0, err
 	}
 	return frames, fps(h.SampleRate), nil
 }
