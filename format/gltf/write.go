@@ -73,7 +73,9 @@ func Write(w io.Writer, r *rig.Rig, opt format.WriteOptions) error {
 	doc.Scenes = []*gltflib.Scene{{Name: "scene", Nodes: []int{0, meshNode}}}
 	doc.Scene = gltflib.Index(0)
 	for c := range r.Clips {
-		writeClip(doc, &r.Skeleton, &r.Clips[c])
+		if err := writeClip(doc, &r.Skeleton, &r.Clips[c]); err != nil {
+			return err
+		}
 	}
 	enc := gltflib.NewEncoder(w)
 	enc.AsBinary = !opt.JSON

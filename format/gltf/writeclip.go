@@ -1,6 +1,9 @@
 package gltf
 
 import (
+	"fmt"
+	"math"
+
 	gltflib "github.com/qmuntal/gltf"
 	"github.com/qmuntal/gltf/modeler"
 
@@ -10,11 +13,11 @@ import (
 // writeClip adds one animation: LINEAR samplers sharing one time accessor,
 // a rotation channel for every joint, translation for the root and for any
 // joint whose translation ever leaves its rest offset.
-func writeClip(doc *gltflib.Document, s *rig.Skeleton, c *rig.Clip) {
+func writeClip(doc *gltflib.Document, s *rig.Skeleton, c *rig.Clip) error {
 	nj := s.Len()
-	times := make([]float32, c.Frames)
-	for f := range times {
-		times[f] = float32(float64(f) / c.FPS)
+	times, err := clipTimes(c)
+	if err != nil {
+		return err
 	}
 	input := modeler.WriteAccessor(doc, gltflib.TargetNone, times)
 	acc := doc.Accessors[input]
@@ -59,4 +62,27 @@ func writeClip(doc *gltflib.Document, s *rig.Skeleton, c *rig.Clip) {
 		}
 	}
 	doc.Animations = append(doc.Animations, anim)
+	return nil
 }
+
+// clipTimes returns the clip's frame times as glTF stores them, float32,
+// refusing a rate they cannot carry: glTF wants finite, strictly
+// increasing key times, and a reader recovers the rate from their
+// spacing, which below float32's smallest normal number (1/fps past
+// about 8.5e37 fps) has lost its precision.
+func clipTimes(c *rig.Clip) ([]float32, error) {
+	times := make([]float32, c.Frames)
+	for f := range times {
+		t := float32(float64(f) / c.FPS)
+		bad := math.IsInf(float64(t), 0) || (f > 0 && t <= times[f-1]) || (f == 1 && t < smallestNormal32)
+		if bad {
+			return nil, fmt.Errorf("clip %q: %d frames at %g fps do not fit glTF's float32 key times (frame %d at %g s)",
+				c.Name, c.Frames, c.FPS, f+1, float64(f)/c.FPS)
+		}
+		times[f] = t
+	}
+	return times, nil
+}
+
+// smallestNormal32 is float32's smallest normal number, 2⁻¹²⁶.
+const smallestNormal32 = 0x1p-126

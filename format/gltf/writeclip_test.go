@@ -1,0 +1,33 @@
+package gltf
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/meshrig/meshrig/format"
+	"github.com/meshrig/meshrig/internal/testrig"
+	"github.com/meshrig/meshrig/linalg"
+	"github.com/meshrig/meshrig/rig"
+)
+
+// TestWriteRefusesRatesFloat32CannotKeep: key times past float32's range
+// (1e-300 fps) or below its normal numbers (1e44 fps) would be written as
+// Inf, or read back at another rate; the writer names the clip instead.
+func TestWriteRefusesRatesFloat32CannotKeep(t *testing.T) {
+	for _, c := range []struct {
+		fps float64
+		ok  bool
+	}{{30, true}, {0.001, true}, {1e6, true}, {1e-300, false}, {1e44, false}} {
+		r := testrig.Tube(t, 3, linalg.Vec3{})
+		r.Clips = []rig.Clip{rig.NewClip(&r.Skeleton, "walk", c.fps, 3)}
+		var buf bytes.Buffer
+		err := Write(&buf, r, format.WriteOptions{})
+		switch {
+		case c.ok && err != nil:
+			t.Errorf("%g fps: %v", c.fps, err)
+		case !c.ok && (err == nil || !strings.Contains(err.Error(), `clip "walk"`)):
+			t.Errorf("%g fps: err = %v, want a refusal naming the clip", c.fps, err)
+		}
+	}
+}
