@@ -154,16 +154,9 @@ func runRig(cmd *cobra.Command, g *globals, o *rigOptions, args []string) error 
 		je := metric.JointError(metric.Heads(&r.Skeleton), metric.DeformingHeads(in.Truth), rep.Diagonal)
 		rep.JointErrorPercent = &je
 	}
-	if err := firstErr(
-		stageRig(&plan, o.out, r, format.WriteOptions{Version: o.collada}),
-		stageJSON(&plan, o.report, rep),
-	); err != nil {
+	if err := writeRig(ctx, g, &plan, o.out, r, format.WriteOptions{Version: o.collada}, o.report, rep); err != nil {
 		return err
 	}
-	if err := plan.Commit(ctx); err != nil {
-		return err
-	}
-	g.logf("wrote %s", o.out)
 	printReport(cmd.OutOrStdout(), rep)
 	return printJSON(cmd.OutOrStdout(), o.report, rep)
 }

@@ -121,16 +121,9 @@ func runSkeletonize(cmd *cobra.Command, g *globals, o *skeletonizeOptions, path 
 	if err != nil {
 		return err
 	}
-	if err := firstErr(
-		stageRig(&plan, o.out, r, format.WriteOptions{Version: o.collada}),
-		stageJSON(&plan, o.report, rep),
-	); err != nil {
+	if err := writeRig(ctx, g, &plan, o.out, r, format.WriteOptions{Version: o.collada}, o.report, rep); err != nil {
 		return err
 	}
-	if err := plan.Commit(ctx); err != nil {
-		return err
-	}
-	g.logf("wrote %s", o.out)
 	printStaticReport(cmd.OutOrStdout(), rep)
 	return printJSON(cmd.OutOrStdout(), o.report, rep)
 }

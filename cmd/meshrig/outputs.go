@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"image"
@@ -57,6 +58,19 @@ func stageRig(p *safefile.Plan, path string, r *rig.Rig, opt format.WriteOptions
 		return err
 	}
 	return p.Stage(path, func(w io.Writer) error { return write(w, r, opt) })
+}
+
+// writeRig stages a rig and its JSON report (when report names a file)
+// and commits them together.
+func writeRig(ctx context.Context, g *globals, p *safefile.Plan, out string, r *rig.Rig, opt format.WriteOptions, report string, rep any) error {
+	if err := firstErr(stageRig(p, out, r, opt), stageJSON(p, report, rep)); err != nil {
+		return err
+	}
+	if err := p.Commit(ctx); err != nil {
+		return err
+	}
+	g.logf("wrote %s", out)
+	return nil
 }
 
 // stageJSON writes v as indented JSON to its declared path's temporary
