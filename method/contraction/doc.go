@@ -37,9 +37,11 @@
 //     cost a hundredth (flat.go), so a plate's contracted sheet ends as
 //     a joint or two, not a tree of branches.
 //  4. Embedding (Collada §5, embed.go): each joint is the area-weighted
-//     centre of its mesh region; the root is the joint whose region
-//     encloses the most volume. A mesh that collapses to fewer nodes than
-//     asked for gets the rest at the middle of its longest bones.
+//     centre of its mesh region (a closed hole counting as a flat cap,
+//     not as the cone the contraction saw); the root is the joint whose
+//     region encloses the most volume. A mesh that collapses to fewer
+//     nodes than asked for gets the rest at the middle of its longest
+//     bones.
 //
 // Where this departs from the papers, and why: the contraction stops at
 // 10⁻³ of the volume rather than 10⁻⁶ (by then tubes are curves, and

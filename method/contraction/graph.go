@@ -32,7 +32,8 @@ type graph struct {
 	joins [][2]int
 	// The surface joints are centred in: sample points with their
 	// (lumped) areas and the graph vertex each belongs to. They are the
-	// graph's own vertices, or the welded mesh's when it was decimated.
+	// graph's own vertices, or the welded mesh's when it was decimated,
+	// with the apex of each hole's cap at the hole's centroid.
 	sample []linalg.Vec3
 	mass   []float64
 	at     []int32
@@ -97,7 +98,7 @@ func newGraph(ctx context.Context, pos []linalg.Vec3, tris [][3]int, split float
 			index[i] = 0
 		}
 	}
-	var vpos []linalg.Vec3
+	var vpos, flat []linalg.Vec3
 	for i := range index {
 		if index[i] == 0 {
 			index[i] = len(vpos)
@@ -113,7 +114,10 @@ func newGraph(ctx context.Context, pos []linalg.Vec3, tris [][3]int, split float
 	for t, f := range welded {
 		vtris[t] = [3]int{index[f[0]], index[f[1]], index[f[2]]}
 	}
-	vpos, vtris, g.holes = fillHoles(vpos, vtris)
+	// Joints are centred on flat, the surface with its holes closed flat
+	// (see fillHoles), so every sample is a convex combination of the
+	// mesh's vertices.
+	vpos, vtris, g.holes, flat = fillHoles(vpos, vtris)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -127,16 +131,22 @@ func newGraph(ctx context.Context, pos []linalg.Vec3, tris [][3]int, split float
 			return nil, err
 		}
 		g.decimated = len(vpos)
-		g.sample, g.mass, g.at = vpos, mesh.Mass(vpos, vtris), to
+		g.sample, g.mass, g.at = flat, mesh.Mass(flat, vtris), to
 		g.nsum, g.ncov = normalSpread(vpos, vtris)
 	default:
 		for len(g.pos) < minVertices && 4*len(g.pos) <= maxVertices {
+			if g.holes > 0 {
+				flat, _ = subdivide(flat, g.tris) // the same new vertices as g.pos gets
+			}
 			g.pos, g.tris = subdivide(g.pos, g.tris)
 			g.subdivided++
 		}
+		if g.holes == 0 {
+			flat = g.pos
+		}
 	}
 	if g.sample == nil {
-		g.sample, g.mass = g.pos, mesh.Mass(g.pos, g.tris)
+		g.sample, g.mass = flat, mesh.Mass(flat, g.tris)
 		g.nsum, g.ncov = normalSpread(g.pos, g.tris)
 		g.at = make([]int32, len(g.pos))
 		for i := range g.at {

@@ -9,8 +9,15 @@ import "github.com/meshrig/meshrig/linalg"
 // one the Laplacian pulls the boundary inward along the surface, so an
 // open mesh (a bust, a scan) would shrink to a point instead of its
 // skeleton. Fans are oriented like the triangles along the loop. It
-// returns the new positions and triangles and the number of holes closed.
-func fillHoles(pos []linalg.Vec3, tris [][3]int) ([]linalg.Vec3, [][3]int, int) {
+// returns the new positions and triangles, the number of holes closed
+// and the positions with each apex flattened to its loop's centroid
+// (pos itself when there was no hole).
+//
+// The cone is only for the contraction: it rises out of the mesh,
+// beyond its bounding box when the loop is skewed, so the surface joints
+// are centred in takes the hole closed flat instead, and a joint stays
+// among the mesh's own vertices.
+func fillHoles(pos []linalg.Vec3, tris [][3]int) ([]linalg.Vec3, [][3]int, int, []linalg.Vec3) {
 	count := make(map[[2]int]int, 3*len(tris)/2)
 	for _, f := range tris {
 		for k := 0; k < 3; k++ {
@@ -33,7 +40,8 @@ func fillHoles(pos []linalg.Vec3, tris [][3]int) ([]linalg.Vec3, [][3]int, int) 
 			}
 		}
 	}
-	holes := 0
+	n, holes := len(pos), 0
+	var centroids []linalg.Vec3
 	for _, s := range starts {
 		for len(next[s]) > 0 {
 			loop := []int{s}
@@ -54,7 +62,9 @@ func fillHoles(pos []linalg.Vec3, tris [][3]int) ([]linalg.Vec3, [][3]int, int) 
 				continue
 			}
 			ci := len(pos)
-			pos = append(pos, capApex(pos, loop))
+			apex, c := capApex(pos, loop)
+			pos = append(pos, apex)
+			centroids = append(centroids, c)
 			for k, a := range loop {
 				b := loop[(k+1)%len(loop)]
 				// The triangle on boundary edge a→b runs it forward; the
@@ -64,7 +74,12 @@ func fillHoles(pos []linalg.Vec3, tris [][3]int) ([]linalg.Vec3, [][3]int, int) 
 			holes++
 		}
 	}
-	return pos, tris, holes
+	if holes == 0 {
+		return pos, tris, 0, pos
+	}
+	flat := append([]linalg.Vec3(nil), pos...)
+	copy(flat[n:], centroids)
+	return pos, tris, holes, flat
 }
 
 // undirected returns edge ab with its ends in increasing order.
@@ -75,11 +90,12 @@ func undirected(a, b int) [2]int {
 	return [2]int{a, b}
 }
 
-// capApex returns the apex of the cone that closes a boundary loop: its
+// capApex returns the apex of the cone that closes a boundary loop, its
 // centroid raised, away from the surface, by half the loop's mean
-// radius. A flat cap would contract to a segment across the hole and
-// split the end of the limb in two; a cone contracts to its apex.
-func capApex(pos []linalg.Vec3, loop []int) linalg.Vec3 {
+// radius, and the centroid. A flat cap would contract to a segment
+// across the hole and split the end of the limb in two; a cone
+// contracts to its apex.
+func capApex(pos []linalg.Vec3, loop []int) (apex, centroid linalg.Vec3) {
 	var c linalg.Vec3
 	for _, v := range loop {
 		c = c.Add(pos[v])
@@ -94,10 +110,10 @@ func capApex(pos []linalg.Vec3, loop []int) linalg.Vec3 {
 	}
 	r /= float64(len(loop))
 	if area.Norm() == 0 {
-		return c
+		return c, c
 	}
 	// The loop runs the way the surface's own triangles run its edges,
 	// so its vector area points into the surface; the cap bulges the
 	// other way.
-	return c.Sub(area.Unit().Scale(r / 2))
+	return c.Sub(area.Unit().Scale(r / 2)), c
 }

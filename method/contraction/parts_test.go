@@ -57,7 +57,9 @@ func TestWeld(t *testing.T) {
 
 // TestFillHoles: an open capsule comes back closed, with one new vertex
 // per hole outside the old surface, and consistently oriented (its
-// volume is positive and near the capsule's).
+// volume is positive and near the capsule's); the flattened positions
+// joints are centred on are the same but for the apices, which sit at
+// their holes' centres, inside the open mesh's bounding box.
 func TestFillHoles(t *testing.T) {
 	v, f := capsule(2, 0.5, 24, 40, 8)
 	m, err := mesh.New(v, f)
@@ -75,13 +77,25 @@ func TestFillHoles(t *testing.T) {
 	if isClosed(open) {
 		t.Fatal("the cut capsule is closed")
 	}
-	pos, closed, holes := fillHoles(append([]linalg.Vec3(nil), v...), open)
+	pos, closed, holes, flat := fillHoles(append([]linalg.Vec3(nil), v...), open)
 	if holes != 2 || len(pos) != len(v)+2 || !isClosed(closed) {
 		t.Fatalf("%d holes closed, %d new vertices, closed %v", holes, len(pos)-len(v), isClosed(closed))
 	}
-	for _, apex := range pos[len(v):] {
-		if math.Abs(apex[0]) < 2 || math.Hypot(apex[1], apex[2]) > 1e-9 {
+	if len(flat) != len(pos) || !slices.Equal(flat[:len(v)], pos[:len(v)]) {
+		t.Fatalf("flattened positions differ from the mesh's")
+	}
+	var cut float64 // how far the open mesh reaches along x
+	for _, tri := range open {
+		for _, i := range tri {
+			cut = math.Max(cut, math.Abs(v[i][0]))
+		}
+	}
+	for k, apex := range pos[len(v):] {
+		if math.Abs(apex[0]) <= cut || math.Hypot(apex[1], apex[2]) > 1e-9 {
 			t.Errorf("cap apex %v: want it on the axis beyond the cut", apex)
+		}
+		if c := flat[len(v)+k]; math.Abs(c[0]) > cut || math.Abs(c[0]) < 1.5 || math.Hypot(c[1], c[2]) > 1e-9 {
+			t.Errorf("flattened apex %v: want it on the axis at the cut, within |x| ≤ %.3f", c, cut)
 		}
 	}
 	var signed float64
