@@ -43,8 +43,15 @@ func (r *Ray) enter(nd *node, tmax float64) float64 {
 	return t0
 }
 
+// parallel bounds |det| / (|d|·|e1|·|e2|), the sine of the angle between
+// the ray and the triangle's plane, below which the ray counts as lying
+// in the plane: there det is rounding noise (about 10⁻¹⁵ of that scale),
+// and so are the u, v and t divided by it. Such a ray only grazes the
+// triangle; on a closed surface it crosses the triangles around it.
+const parallel = 1e-12
+
 // hit returns the ray parameter where r meets tr (Möller–Trumbore, edges
-// included), or +Inf.
+// included), or +Inf; a ray in the triangle's plane misses it.
 func (r *Ray) hit(tr *tri) float64 {
 	p := r.d.Cross(tr.e2)
 	det := tr.e1.Dot(p)
@@ -64,6 +71,11 @@ func (r *Ray) hit(tr *tri) float64 {
 	}
 	t := tr.e2.Dot(q) * inv
 	if t <= 0 {
+		return math.Inf(1)
+	}
+	// Tested last, on the few candidates that pass, so misses pay
+	// nothing; norms, not their squares, keep det's range.
+	if math.Abs(det) <= parallel*r.d.Norm()*tr.e1.Norm()*tr.e2.Norm() {
 		return math.Inf(1)
 	}
 	return t
