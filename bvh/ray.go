@@ -10,12 +10,13 @@ import (
 // replaced by a huge finite value so slab distances are never NaN.
 type Ray struct {
 	o, d, inv linalg.Vec3
+	norm      float64 // |d|
 }
 
 // NewRay returns the ray from o in direction d (not necessarily unit:
 // distances come in units of |d|).
 func NewRay(o, d linalg.Vec3) Ray {
-	r := Ray{o: o, d: d}
+	r := Ray{o: o, d: d, norm: d.Norm()}
 	for a := 0; a < 3; a++ {
 		r.inv[a] = 1 / d[a]
 		if d[a] == 0 {
@@ -74,8 +75,8 @@ func (r *Ray) hit(tr *tri) float64 {
 		return math.Inf(1)
 	}
 	// Tested last, on the few candidates that pass, so misses pay
-	// nothing; norms, not their squares, keep det's range.
-	if math.Abs(det) <= parallel*r.d.Norm()*tr.e1.Norm()*tr.e2.Norm() {
+	// nothing.
+	if math.Abs(det) <= parallel*r.norm*math.Sqrt(tr.e1.Dot(tr.e1)*tr.e2.Dot(tr.e2)) {
 		return math.Inf(1)
 	}
 	return t
