@@ -13,10 +13,10 @@ import "github.com/meshrig/meshrig/linalg"
 // and the positions with each apex flattened to its loop's centroid
 // (pos itself when there was no hole).
 //
-// The cone is only for the contraction: it rises out of the mesh,
-// beyond its bounding box when the loop is skewed, so the surface joints
-// are centred in takes the hole closed flat instead, and a joint stays
-// among the mesh's own vertices.
+// The cone is only for the contraction: it rises beyond the hole, out of
+// the mesh's bounding box when the hole is on its edge or skewed, so the
+// surface joints are centred in closes the hole flat instead, and every
+// joint stays within the convex hull of the mesh's vertices.
 func fillHoles(pos []linalg.Vec3, tris [][3]int) ([]linalg.Vec3, [][3]int, int, []linalg.Vec3) {
 	count := make(map[[2]int]int, 3*len(tris)/2)
 	for _, f := range tris {
