@@ -56,6 +56,7 @@ Start with:  meshrig demo`,
 		newRender(g),
 		newInfo(g),
 		newFormats(g),
+		newVersion(g),
 	)
 	return root
 }
