@@ -74,6 +74,40 @@ func (c *Clip) Validate(joints int) error {
 	return nil
 }
 
+// Skeletal reports whether, in every frame, joint rotations and one root
+// translation move the skeleton: every joint keeps its rest offset within
+// tol (model units) except the root, or except the end of a chain of
+// placement joints above the body — ancestors with one child each that
+// keep their rest pose (offsets within tol, rotations within angleTol
+// radians of none), as Fox.glb's hip under its two ground joints. Free
+// bones under a still root, or a limb sliding off a still body, stretch
+// a bone and are not skeletal.
+func (c *Clip) Skeletal(s *Skeleton, tol, angleTol float64) bool {
+	n := s.Len()
+	children := make([]int, n)
+	for _, jt := range s.Joints {
+		if jt.Parent != NoParent {
+			children[jt.Parent]++
+		}
+	}
+	// placement[k]: joint k and its ancestors keep their rest pose, each
+	// with one child, so k's only child may carry the root motion.
+	placement := make([]bool, n)
+	for f := 0; f < c.Frames; f++ {
+		for k, jt := range s.Joints {
+			off := c.Translation[f*n+k].Dist(s.Offset(JointID(k))) > tol
+			q := c.Rotation[f*n+k]
+			turned := 2*math.Sqrt(q.X*q.X+q.Y*q.Y+q.Z*q.Z) > angleTol // the angle, for small ones
+			up := jt.Parent == NoParent || placement[jt.Parent]
+			placement[k] = up && !off && !turned && children[k] == 1
+			if off && jt.Parent != NoParent && !up {
+				return false
+			}
+		}
+	}
+	return true
+}
+
 // Rigid reports whether every non-root joint keeps its rest offset in every
 // frame, within tol (model units): whether the bones stay rigid.
 func (c *Clip) Rigid(s *Skeleton, tol float64) bool {

@@ -2,6 +2,7 @@ package rig
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
@@ -47,13 +48,24 @@ func (r *Rig) Validate() error {
 	return nil
 }
 
-// Skeletal reports whether every clip keeps the bones rigid (within 1e-9 of
-// the mesh's diagonal), so only joint rotations and the root translation
-// move the character.
+// Skeletal reports whether joint rotations and one root translation move
+// the character in every clip (Clip.Skeletal). Bones count as rigid within
+// the precision of the float32 files rigs travel in: 1e-6 of the larger
+// of the mesh's diagonal and its farthest coordinate (float32 carries
+// 6e-8 of a value; an offset and a translation each rounded, and the
+// heads they come from, stay well inside it), and a joint as unturned
+// within 1e-6 radians.
 func (r *Rig) Skeletal() bool {
-	tol := 1e-9 * mesh.Diagonal(r.Mesh.Verts)
+	scale := mesh.Diagonal(r.Mesh.Verts)
+	for _, v := range r.Mesh.Verts {
+		scale = max(scale, math.Abs(v[0]), math.Abs(v[1]), math.Abs(v[2]))
+	}
+	for _, j := range r.Skeleton.Joints {
+		scale = max(scale, math.Abs(j.Head[0]), math.Abs(j.Head[1]), math.Abs(j.Head[2]))
+	}
+	tol := 1e-6 * scale
 	for k := range r.Clips {
-		if !r.Clips[k].Rigid(&r.Skeleton, tol) {
+		if !r.Clips[k].Skeletal(&r.Skeleton, tol, 1e-6) {
 			return false
 		}
 	}

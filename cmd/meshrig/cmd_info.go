@@ -36,14 +36,14 @@ func describe(w io.Writer, in *format.Input) {
 	s := in.Sequence
 	top := mesh.NewTopology(s.Rest)
 	fmt.Fprintf(w, "vertices    %d\n", s.N())
-	fmt.Fprintf(w, "triangles   %d (%d polygons)\n", len(s.Rest.Tris), s.Rest.NumPolys())
+	fmt.Fprintf(w, "triangles   %d (%s)\n", len(s.Rest.Tris), count(s.Rest.NumPolys(), "polygon"))
 	fmt.Fprintf(w, "components  %d\n", top.NumComponents)
 	fmt.Fprintf(w, "diagonal    %.6g\n", s.Diagonal())
 	fmt.Fprintf(w, "frames      %d\n", s.F())
 	for _, c := range s.Clips {
-		fmt.Fprintf(w, "  clip %-20q frames %d–%d at %g fps\n", c.Name, c.Start+1, c.End, c.FPS)
+		fmt.Fprintf(w, "  clip %-20q frames %d–%d at %.5g fps\n", c.Name, c.Start+1, c.End, c.FPS)
 	}
 	if r := in.Truth; r != nil {
-		fmt.Fprintf(w, "rig         %d joints, %d clips, skeletal: %v\n", r.Skeleton.Len(), len(r.Clips), r.Skeletal())
+		fmt.Fprintf(w, "rig         %s, %s, skeletal: %v\n", count(r.Skeleton.Len(), "joint"), count(len(r.Clips), "clip"), r.Skeletal())
 	}
 }

@@ -105,31 +105,60 @@ func runRender(cmd *cobra.Command, g *globals, o *renderOptions, path string) er
 	return nil
 }
 
-// drawScene draws the frame and clip o asks for, or the plain mesh of a
-// scene without a rig.
+// drawScene draws the frame and clip o asks for: of the rig when the scene
+// has one, else of its sampled animation (morph targets, a mesh cache),
+// else its one mesh. Asking for a frame or clip a scene does not have is
+// an error, never a silent rest pose.
 func drawScene(sc *format.Scene, path string, o *renderOptions, opt render.Options) (image.Image, error) {
-	if sc.Rig == nil {
-		opt.Caption = path
-		return render.Mesh(sc.Mesh, nil, nil, opt)
+	var names []string
+	var frames []int
+	switch {
+	case sc.Rig != nil:
+		for _, c := range sc.Rig.Clips {
+			names, frames = append(names, c.Name), append(frames, c.Frames)
+		}
+	case sc.Sequence != nil:
+		for _, c := range sc.Sequence.Clips {
+			names, frames = append(names, c.Name), append(frames, c.Len())
+		}
 	}
 	clip := -1
-	for c, cl := range sc.Rig.Clips {
-		if o.clip == "" || cl.Name == o.clip {
+	for c, name := range names {
+		if o.clip == "" || name == o.clip {
 			clip = c
 			break
 		}
 	}
-	if o.clip != "" && clip < 0 {
-		return nil, fmt.Errorf("%s has no clip %q", path, o.clip)
+	what := "rig"
+	if sc.Rig == nil {
+		what = "mesh"
+	}
+	switch {
+	case o.clip != "" && clip < 0 && len(names) == 0:
+		return nil, fmt.Errorf("--clip %s: %s has no animation (a static %s)", o.clip, path, what)
+	case o.clip != "" && clip < 0:
+		return nil, fmt.Errorf("--clip %s: %s has no clip of that name (it has %q)", o.clip, path, names)
+	case clip < 0 && o.frame > 1:
+		return nil, fmt.Errorf("--frame %d: %s has no animation (a static %s): only its rest pose, frame 1", o.frame, path, what)
+	case clip >= 0 && o.frame > frames[clip]:
+		return nil, fmt.Errorf("--frame %d: clip %q has frames 1 to %d", o.frame, names[clip], frames[clip])
 	}
 	f := o.frame - 1
-	if clip >= 0 {
-		if f >= sc.Rig.Clips[clip].Frames {
-			return nil, fmt.Errorf("--frame %d: clip %q has frames 1 to %d", o.frame, sc.Rig.Clips[clip].Name, sc.Rig.Clips[clip].Frames)
-		}
-		opt.Caption = fmt.Sprintf("%s  clip %s  frame %d/%d  %d joints", path, sc.Rig.Clips[clip].Name, o.frame, sc.Rig.Clips[clip].Frames, sc.Rig.Skeleton.Len())
-	} else {
-		opt.Caption = fmt.Sprintf("%s  rest pose  %d joints", path, sc.Rig.Skeleton.Len())
+	joints := ""
+	if sc.Rig != nil {
+		joints = "  " + count(sc.Rig.Skeleton.Len(), "joint")
 	}
-	return render.Rig(sc.Rig, clip, f, opt)
+	if clip >= 0 {
+		opt.Caption = fmt.Sprintf("%s  clip %s  frame %d/%d%s", path, names[clip], o.frame, frames[clip], joints)
+	} else {
+		opt.Caption = fmt.Sprintf("%s  rest pose%s", path, joints)
+	}
+	switch {
+	case sc.Rig != nil:
+		return render.Rig(sc.Rig, clip, f, opt)
+	case clip >= 0:
+		s := sc.Sequence
+		return render.Mesh(s.Rest, s.Frame(s.Clips[clip].Start+f), nil, opt)
+	}
+	return render.Mesh(sc.Mesh, nil, nil, opt)
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
@@ -56,7 +58,7 @@ func printReport(w io.Writer, r metric.Report) {
 	}
 	fmt.Fprintf(w, "vertices      %d\n", r.Vertices)
 	fmt.Fprintf(w, "frames        %d\n", r.Frames)
-	fmt.Fprintf(w, "bones         %d (%d joints)\n", r.Bones, r.Joints)
+	fmt.Fprintf(w, "bones         %d (%s)\n", r.Bones, count(r.Joints, "joint"))
 	if r.Seconds > 0 {
 		fmt.Fprintf(w, "seconds       %.2f\n", r.Seconds)
 	}
@@ -76,4 +78,15 @@ func printReport(w io.Writer, r metric.Report) {
 	if r.JointErrorPercent != nil {
 		fmt.Fprintf(w, "joint error%%  %.4f\n", *r.JointErrorPercent)
 	}
+}
+
+// count writes n with its noun, singular for one: "1 clip", "3 clips".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	if strings.HasSuffix(noun, "x") {
+		return strconv.Itoa(n) + " " + noun + "es"
+	}
+	return strconv.Itoa(n) + " " + noun + "s"
 }
