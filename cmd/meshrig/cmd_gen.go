@@ -83,19 +83,17 @@ Kinds:
 			update, finish := g.progress("writing frames")
 			c := &r.Clips[0]
 			for f := 0; f < c.Frames; f++ {
-				if err := cmd.Context().Err(); err != nil {
-					finish()
+				err := cmd.Context().Err()
+				if err == nil {
+					err = writeOBJ(name(f), r.Frame(nil, 0, f))
+				}
+				if err != nil {
+					finish(err)
 					return err
 				}
-				if err := writeOBJ(name(f), r.Frame(nil, 0, f)); err != nil {
-					finish()
-					return err
-				}
-				if update != nil {
-					update(f+1, c.Frames)
-				}
+				update("", f+1, c.Frames)
 			}
-			finish()
+			finish(nil)
 			if err := stageRig(&plan, truth, r, format.WriteOptions{}); err != nil {
 				return err
 			}

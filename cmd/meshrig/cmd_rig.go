@@ -10,6 +10,7 @@ import (
 
 	"github.com/meshrig/meshrig/format"
 	"github.com/meshrig/meshrig/internal/safefile"
+	"github.com/meshrig/meshrig/method"
 	"github.com/meshrig/meshrig/method/aguiar"
 	"github.com/meshrig/meshrig/method/ledeng"
 	"github.com/meshrig/meshrig/method/schaefer"
@@ -163,13 +164,14 @@ func runRig(cmd *cobra.Command, g *globals, o *rigOptions, args []string) error 
 
 // rigWith runs the chosen method with a progress bar and prints its notes.
 func rigWith(ctx context.Context, g *globals, o *rigOptions, s *seq.Sequence) (*rig.Rig, string, error) {
-	update, finish := g.progress("rigging")
-	defer finish()
-	progress := func(stage string, done, total int) {
-		if update != nil {
-			update(done, total)
-		}
-	}
+	progress, finish := g.progress("rigging")
+	r, name, err := runMethod(ctx, g, o, s, progress)
+	finish(err)
+	return r, name, err
+}
+
+// runMethod runs the chosen method, reporting to progress.
+func runMethod(ctx context.Context, g *globals, o *rigOptions, s *seq.Sequence, progress method.Progress) (*rig.Rig, string, error) {
 	notes := func(msg string) { g.logf("note: %s", msg) }
 	switch o.method {
 	case "ledeng", "le-deng", ledeng.Name:

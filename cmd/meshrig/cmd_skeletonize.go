@@ -180,16 +180,11 @@ func skeletonizeMesh(ctx context.Context, g *globals, o *skeletonizeOptions, m *
 	if err != nil {
 		return nil, staticReport{}, fmt.Errorf("--weights: %w", err)
 	}
-	update, finish := g.progress("skeleton")
-	progress := func(stage string, done, total int) {
-		if update != nil {
-			update(done, total)
-		}
-	}
+	progress, finish := g.progress("skeleton")
 	notes := func(msg string) { g.logf("note: %s", msg) }
 	start := time.Now()
 	s, name, err := staticSkeleton(ctx, o, m, progress, notes)
-	finish()
+	finish(err)
 	if err != nil {
 		return nil, staticReport{}, err
 	}

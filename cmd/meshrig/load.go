@@ -25,10 +25,12 @@ func (l *loadFlags) add(cmd *cobra.Command) {
 
 func (l *loadFlags) load(ctx context.Context, g *globals, inputs []string) (*format.Input, error) {
 	update, finish := g.progress("reading")
-	defer finish()
-	return format.Load(inputs, format.LoadOptions{
-		Rest: l.rest, FPS: l.fps, Clip: l.clip, Frames: l.frames, Context: ctx, Progress: update,
+	in, err := format.Load(inputs, format.LoadOptions{
+		Rest: l.rest, FPS: l.fps, Clip: l.clip, Frames: l.frames, Context: ctx,
+		Progress: func(done, total int) { update("", done, total) },
 	})
+	finish(err)
+	return in, err
 }
 
 // framesFlag parses --frames A:B as the flag is read, so a bad range is

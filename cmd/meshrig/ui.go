@@ -7,42 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
-
 	"github.com/meshrig/meshrig/metric"
 )
-
-// progress returns a callback drawing a progress bar on stderr, or nil when
-// stderr is not a terminal or output is quiet. finish clears the bar.
-func (g *globals) progress(what string) (update func(done, total int), finish func()) {
-	if g.quiet || !term.IsTerminal(int(os.Stderr.Fd())) {
-		return nil, func() {}
-	}
-	var bar *progressbar.ProgressBar
-	update = func(done, total int) {
-		if bar == nil {
-			bar = progressbar.NewOptions(total,
-				progressbar.OptionSetWriter(os.Stderr),
-				progressbar.OptionSetDescription(what),
-				progressbar.OptionShowCount(),
-				progressbar.OptionSetWidth(30),
-				progressbar.OptionClearOnFinish(),
-				progressbar.OptionThrottle(100_000_000),
-			)
-		}
-		bar.ChangeMax(total)
-		bar.Set(done)
-	}
-	finish = func() {
-		if bar != nil {
-			bar.Finish()
-			bar.Clear()
-			fmt.Fprint(os.Stderr, "\r")
-		}
-	}
-	return update, finish
-}
 
 // logf prints a progress note on stderr unless quiet.
 func (g *globals) logf(format string, a ...any) {
