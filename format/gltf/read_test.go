@@ -63,19 +63,28 @@ func TestRealCharacters(t *testing.T) {
 				if c.Name != name {
 					t.Errorf("clip %d is %q, want %q", k, c.Name, name)
 				}
-				// Every clip spans its keys: at the rate asked, else at its
-				// own keys when evenly spaced (Fox's Run has a gap), else
-				// at 30 fps.
+				// Every clip spans its keys: at its own keys when evenly
+				// spaced and no rate is asked, else in the fewest evenly
+				// spaced frames at least as fine as the rate asked (30 fps
+				// for uneven keys: Fox's Run has a gap) that end on the
+				// last key.
 				times := keys[name]
-				want, fps := len(times), tc.opt.FPS
+				fps := tc.opt.FPS
 				if fps == 0 && !evenlySpaced(times) {
 					fps = 30
 				}
-				if fps > 0 {
-					want = int((times[len(times)-1]-times[0])*fps+1e-6) + 1
+				if fps == 0 {
+					if c.Len() != len(times) {
+						t.Errorf("clip %q: %d frames, want its %d keys", name, c.Len(), len(times))
+					}
+					continue
 				}
-				if c.Len() != want {
-					t.Errorf("clip %q: %d frames, want %d", name, c.Len(), want)
+				span, n := times[len(times)-1]-times[0], float64(c.Len()-1)
+				if n < span*fps-1e-6 || n-1 >= span*fps {
+					t.Errorf("clip %q: %d frames over %v s, want the fewest at %v fps or finer", name, c.Len(), span, fps)
+				}
+				if math.Abs(c.FPS-n/span) > 1e-5*c.FPS {
+					t.Errorf("clip %q: %d frames over %v s at %v fps", name, c.Len(), span, c.FPS)
 				}
 			}
 			rep, err := metric.Compare(s, sc.Rig)
@@ -103,6 +112,38 @@ func TestRealCharacters(t *testing.T) {
 				t.Errorf("exported rig replays at RMSE%% %.4g, want < 0.01", rep2.RMSEPercent)
 			}
 		})
+	}
+}
+
+// TestFoxRunEndsOnLastKey: Fox's Run, 25 uneven keys from 0 to 1.1583 s,
+// sampled at 30 fps or finer, ends on the pose of its last key instead of
+// stopping a frame short of it.
+func TestFoxRunEndsOnLastKey(t *testing.T) {
+	path := shareddata.Path(t, filepath.Join("gltf", "Fox.glb"))
+	times := keyTimes(t, path)["Run"]
+	if len(times) != 25 || evenlySpaced(times) {
+		t.Fatalf("Run has keys %v: want Fox's 25 uneven keys", times)
+	}
+	sc, err := format.ReadScene(path, format.SceneOptions{Clip: "Run"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, end := sc.Sequence, times[len(times)-1]
+	// 1.1583 s are 34.75 frames at 30 fps: 35 steps at 30.216 fps.
+	if c := s.Clips[0]; s.F() != 36 || c.FPS != 35/end {
+		t.Fatalf("%d frames at %v fps, want 36 at %v", s.F(), c.FPS, 35/end)
+	}
+	if name := s.FrameNames[s.F()-1]; name != "Run@1.158s" {
+		t.Errorf("last frame named %q, want Run@1.158s", name)
+	}
+	fsys := os.DirFS(filepath.Dir(path))
+	for f, at := range map[int]float64{0: times[0], s.F() - 1: end} {
+		want := poseAt(t, fsys, "Fox.glb", "Run", at)
+		for i, v := range s.Frame(f) {
+			if v != want[i] {
+				t.Fatalf("frame %d vertex %d at %v, want %v: the pose at %v s", f+1, i+1, v, want[i], at)
+			}
+		}
 	}
 }
 

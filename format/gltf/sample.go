@@ -24,26 +24,33 @@ const maxSampleBytes = 3 << 29
 const maxCount = min(1<<53, math.MaxInt)
 
 // timing is how one clip is sampled: frame k plays at keys[k] (the clip's
-// own evenly spaced key times) or else at t0 + k/fps. The clip has count
-// frames; frames lo to hi-1 are the ones kept.
+// own evenly spaced key times) or else at t0 + k·(t1−t0)/(count−1), so
+// the first and last frames fall on the clip's first and last keys. The
+// clip has count frames at fps; frames lo to hi-1 are the ones kept.
 type timing struct {
 	keys          []float64
-	t0, fps       float64
+	t0, t1, fps   float64
 	count, lo, hi int
 }
 
 // at returns the time of frame k.
 func (tm *timing) at(k int) float64 {
-	if tm.keys != nil {
+	switch {
+	case tm.keys != nil:
 		return tm.keys[k]
+	case k == 0:
+		return tm.t0
+	case k == tm.count-1:
+		return tm.t1 // exactly, not t0 + span rounded
 	}
-	return tm.t0 + float64(k)/tm.fps
+	return tm.t0 + (tm.t1-tm.t0)*float64(k)/float64(tm.count-1)
 }
 
-// timing decides how c is sampled: every 1/fps seconds when fps > 0;
-// otherwise at the clip's own key times when they are evenly spaced, else
-// at 30 fps. It allocates nothing per frame, so a clip's length is known
-// before its frames cost anything.
+// timing decides how c is sampled: when fps > 0, from its first to its
+// last key time in evenly spaced frames at a rate of at least fps (see
+// frameSpan); otherwise at the clip's own key times when they are evenly
+// spaced, else likewise at 30 fps. It allocates nothing per frame, so a
+// clip's length is known before its frames cost anything.
 func (c *clip) timing(fps float64) timing {
 	if fps <= 0 {
 		if keys, step := evenKeys(c); keys != nil {
@@ -51,11 +58,44 @@ func (c *clip) timing(fps float64) timing {
 		}
 		fps = 30
 	}
-	count := 1
-	if span := (c.t1 - c.t0) * fps; span > 0 {
-		count = int(math.Min(math.Floor(span+1e-6), maxCount-1)) + 1
+	n, rate := frameSpan(c.t0, c.t1, fps)
+	return timing{t0: c.t0, t1: c.t1, fps: rate, count: n + 1}
+}
+
+// frameSpan divides [t0, t1] into n frame steps at a rate of at least fps:
+// n = ⌈(t1−t0)·fps⌉, so the clip's last key is a frame and frames stay
+// evenly spaced, at the rate n/(t1−t0), reported as fps itself when within
+// a millionth of it. Key times are float32, so a span within their
+// rounding of n frames (34.0000001) is n frames, not n+1; within it of 0
+// frames, a still. n saturates at maxCount−1 (the rate then falls below
+// fps).
+func frameSpan(t0, t1, fps float64) (n int, rate float64) {
+	span := t1 - t0
+	x := span * fps
+	if !(x > 0) {
+		return 0, fps
 	}
-	return timing{t0: c.t0, fps: fps, count: count}
+	if x >= maxCount-1 {
+		n = maxCount - 1 // past plan's bound unless --frames picks a few
+	} else {
+		n = int(math.Ceil(x))
+		// float32 keeps 24 bits: a key time t is off by up to 2⁻²⁴·t, a
+		// span by twice that, in frames times fps; 1e-6 leaves a margin.
+		tol := 1e-6 * max(1, fps*max(math.Abs(t0), math.Abs(t1)))
+		if r := math.Round(x); math.Abs(x-r) <= tol {
+			n = int(r)
+		}
+	}
+	if n == 0 {
+		return 0, fps
+	}
+	// Finite even when fps nears float64's maximum over a subnormal span:
+	// seq refuses an infinite rate.
+	rate = math.Min(float64(n)/span, math.MaxFloat64)
+	if math.Abs(rate-fps) <= 1e-6*fps {
+		rate = fps
+	}
+	return n, rate
 }
 
 // evenKeys returns a clip's distinct key times and their step when there

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"runtime"
 	"strings"
@@ -162,5 +163,116 @@ func TestMegahertzKeys(t *testing.T) {
 		if x := s.Frame(f)[0][0]; math.Abs(x-float64(f)) > 1e-6 {
 			t.Errorf("frame %d at x=%v, want %d", f+1, x, f)
 		}
+	}
+}
+
+// poseAt evaluates the animation clipName of a glTF file at time at, the
+// way sampling evaluates a frame: the reference for a frame on a key.
+func poseAt(t *testing.T, fsys fs.FS, name, clipName string, at float64) []linalg.Vec3 {
+	t.Helper()
+	data, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := decode(data, fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := newGraph(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	prims, err := primitives(doc, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	morphs := make([]int, len(doc.Nodes))
+	for _, p := range prims {
+		morphs[p.node] = max(morphs[p.node], len(p.targets))
+	}
+	clips, err := readClips(doc, morphs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ev, err := newEvaluator(doc, g, prims)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range clips {
+		if clips[i].name == clipName {
+			out := make([]linalg.Vec3, ev.nverts)
+			ev.frame(&clips[i], at, out)
+			return out
+		}
+	}
+	t.Fatalf("no clip %q", clipName)
+	return nil
+}
+
+// armTip is where longArm(end) puts its arm's tip, at rest (2,0,0), at
+// time t: the arm turns 90° about its head (1,0,0) by t = 1 and 90° more by
+// end, at constant speed (slerp), while the base slides (0,t,0), then on
+// to (1,1,0).
+func armTip(t, end float64) linalg.Vec3 {
+	a, slide := math.Pi/2*t, linalg.Vec3{0, t, 0}
+	if t > 1 {
+		u := (t - 1) / (end - 1)
+		a, slide = math.Pi/2*(1+u), linalg.Vec3{u, 1, 0}
+	}
+	return slide.Add(linalg.Vec3{1 + math.Cos(a), math.Sin(a), 0})
+}
+
+// TestSamplingSpansKeys: a clip sampled at a rate is sampled from its
+// first key to its last in evenly spaced frames, at the rate asked when
+// its length is a whole number of frames and else at the next rate that
+// makes it one; the first and last frames are the keys' poses exactly.
+func TestSamplingSpansKeys(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		end  float32 // keys at 0, 1 and end s
+		fps  float64 // asked; 0: the default for uneven keys, 30
+		n    int     // frame steps
+		rate float64
+	}{
+		{"1.25 s at 30 fps: 37.5 frames", 1.25, 0, 38, 38 / 1.25},
+		{"1.25 s at 7 fps: 8.75 frames", 1.25, 7, 9, 9 / 1.25},
+		{"1.25 s at 24 fps: 30 frames", 1.25, 24, 30, 24},
+		// float32(1.1) is 1.1000000238: 33.0000007 frames are 33.
+		{"1.1 s at 30 fps: 33 frames up to float32", 1.1, 0, 33, 30},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			data := longArm(t, tc.end)
+			s := readMap(t, data, format.SceneOptions{FPS: tc.fps}).Sequence
+			c := s.Clips[0]
+			if s.F() != tc.n+1 || c.FPS != tc.rate {
+				t.Fatalf("%d frames at %v fps, want %d at %v", s.F(), c.FPS, tc.n+1, tc.rate)
+			}
+			asked := tc.fps
+			if asked == 0 {
+				asked = 30
+			}
+			if c.FPS < asked {
+				t.Errorf("sampled at %v fps, coarser than the %v asked", c.FPS, asked)
+			}
+			fsys := fstest.MapFS{"a.gltf": {Data: data}}
+			end := float64(tc.end)
+			for _, k := range []struct {
+				frame int
+				at    float64
+			}{{0, 0}, {tc.n, end}} {
+				want := poseAt(t, fsys, "a.gltf", "bend", k.at)
+				for i, v := range s.Frame(k.frame) {
+					if v != want[i] {
+						t.Fatalf("frame %d vertex %d at %v, want %v: the pose at the key, %v s", k.frame+1, i+1, v, want[i], k.at)
+					}
+				}
+			}
+			// Frame f plays at f/rate: the tip (strip vertex 5) follows.
+			for f := 0; f <= tc.n; f++ {
+				if got, want := s.Frame(f)[4], armTip(float64(f)/c.FPS, end); got.Dist(want) > 1e-6 {
+					t.Errorf("frame %d: tip at %v, want %v (t = %v s)", f+1, got, want, float64(f)/c.FPS)
+				}
+			}
+		})
 	}
 }
