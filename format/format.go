@@ -33,6 +33,12 @@ type Format struct {
 	Scene func(fsys fs.FS, name string, opt SceneOptions) (*Scene, error)
 	// Write writes a rig.
 	Write func(w io.Writer, r *rig.Rig, opt WriteOptions) error
+	// Joints reads a skeleton's joint positions: ground truth to measure
+	// joint error against (--truth).
+	Joints func(r io.Reader) ([]linalg.Vec3, error)
+	// Note says what else the files hold, for a format the library reads
+	// but no command takes as input.
+	Note string
 }
 
 // SceneOptions controls how a Scene reader samples animation.

@@ -219,7 +219,10 @@ func collect(args []string) (parts []part, loose []string, err error) {
 			case f.Mesh != nil:
 				loose = append(loose, a)
 			default:
-				return nil, nil, fmt.Errorf("%s: %w: %s files cannot be read", a, ErrUnsupported, f.Name)
+				if f.Joints != nil {
+					return nil, nil, fmt.Errorf("%s: %w: a %s file is a skeleton, not an animation (give it as --truth)", a, ErrUnsupported, f.Name)
+				}
+				return nil, nil, fmt.Errorf("%s: %w: %s files cannot be read as an animation", a, ErrUnsupported, f.Name)
 			}
 		}
 	}

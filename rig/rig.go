@@ -77,3 +77,15 @@ func (r *Rig) Frame(out []linalg.Vec3, c, f int) []linalg.Vec3 {
 	pose := r.Skeleton.Pose(&r.Clips[c], f, nil)
 	return Deform(out, r.Mesh.Verts, r.Skin, r.Skeleton.SkinMatrices(pose, pose))
 }
+
+// SplitClips returns one rig per clip, each sharing r's mesh, skeleton
+// and skin and holding that clip alone.
+func (r *Rig) SplitClips() []*Rig {
+	out := make([]*Rig, len(r.Clips))
+	for k := range r.Clips {
+		one := *r
+		one.Clips = r.Clips[k : k+1 : k+1]
+		out[k] = &one
+	}
+	return out
+}

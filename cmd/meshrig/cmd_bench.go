@@ -102,9 +102,9 @@ true rig's own RMSE% on the same frames.`,
 	f := cmd.Flags()
 	f.StringVar(&o.json, "json", "", "also write the rows as JSON to this file (- for standard output)")
 	o.rig.addFlags(f)
+	f.Lookup("method").Usage += "; with --static: forcefield or contraction (default: both)"
 	f.BoolVar(&o.staticMode, "static", false, "benchmark skeletonize on single meshes (see above)")
-	f.IntVar(&o.static.joints, "joints", 0, "--static, contraction: joints to keep")
-	f.Float64Var(&o.static.voxelSize, "voxel-size", 0, "--static, forcefield: voxel edge in the unit cube")
+	o.static.addShapeFlags(f, "--static, ")
 	return cmd
 }
 

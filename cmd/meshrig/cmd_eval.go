@@ -3,12 +3,10 @@ package main
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/meshrig/meshrig/format"
-	"github.com/meshrig/meshrig/format/libigl"
 	"github.com/meshrig/meshrig/internal/safefile"
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/metric"
@@ -122,20 +120,25 @@ func runEval(ctx context.Context, g *globals, o *evalOptions, plan *safefile.Pla
 	return rep, nil
 }
 
-// truthJoints reads a ground-truth skeleton's joints: a glTF rig, or a
-// libigl TGF skeleton. Files read are recorded on plan when it is not nil.
+// truthJoints reads a ground-truth skeleton's joints: a glTF (or any
+// scene) rig, or a skeleton file such as libigl's TGF. Files read are
+// recorded on plan when it is not nil.
 func truthJoints(path string, plan *safefile.Plan) ([]linalg.Vec3, error) {
-	if strings.HasSuffix(strings.ToLower(strings.TrimSuffix(path, ".gz")), ".tgf") {
+	f, _, err := format.ByPath(path)
+	if err != nil {
+		return nil, fmt.Errorf("--truth: %w", err)
+	}
+	if f.Joints != nil {
 		rc, err := format.Open(path)
 		if err != nil {
 			return nil, err
 		}
 		defer rc.Close()
-		t, err := libigl.ReadTGF(rc)
+		joints, err := f.Joints(rc)
 		if err != nil {
 			return nil, format.WithFile(err, path)
 		}
-		return t.Joints, nil
+		return joints, nil
 	}
 	ts, err := format.ReadScene(path, format.SceneOptions{})
 	if err != nil {

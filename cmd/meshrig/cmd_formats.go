@@ -31,6 +31,12 @@ func newFormats(g *globals) *cobra.Command {
 				if f.Write != nil {
 					can = append(can, "write rig")
 				}
+				if f.Joints != nil {
+					can = append(can, "read ground-truth skeleton (--truth)")
+				}
+				if f.Note != "" {
+					can = append(can, f.Note)
+				}
 				exts := strings.Join(f.Exts, " ")
 				fmt.Fprintf(w, "%-10s %-18s %s\n", f.Name, exts, strings.Join(can, ", "))
 			}

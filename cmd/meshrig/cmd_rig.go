@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"fmt"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -33,6 +35,7 @@ type rigOptions struct {
 	tolerance  float64
 	lloyd      int
 	areaVotes  bool
+	splitClips bool
 	load       loadFlags
 }
 
@@ -67,10 +70,39 @@ Yuksel 2007: fast, rigid face clusters, --bones or --tolerance) and spectral
 	f.StringVarP(&o.out, "output", "o", "", "output rig: .glb or .gltf (glTF 2.0) or .dae (Collada) (required)")
 	f.StringVar(&o.report, "report", "", "write the JSON report to this file (- for standard output)")
 	f.StringVar(&o.collada, "collada", "", "Collada version for .dae output (default 1.4.1)")
+	f.BoolVar(&o.splitClips, "split-clips", false, "write one file per clip, OUT-CLIP.ext, each with the same skeleton and weights (Blender's Collada importer merges a file's clips into one action)")
 	o.addFlags(f)
 	o.load.add(cmd)
 	cmd.MarkFlagRequired("output")
 	return cmd
+}
+
+// clipFiles names one output per clip: out's name, a dash and the clip's
+// name made safe for a file name, then out's extension (hero.dae →
+// hero-walk.dae); names that would repeat take a number.
+func clipFiles(out string, clips []seq.Clip) []string {
+	ext := filepath.Ext(out)
+	base := strings.TrimSuffix(out, ext)
+	seen := map[string]bool{}
+	var names []string
+	for k, c := range clips {
+		clean := strings.Map(func(r rune) rune {
+			if r == '/' || r == '\\' || r == 0 || r < ' ' || strings.ContainsRune(`:*?"<>|`, r) {
+				return '_'
+			}
+			return r
+		}, c.Name)
+		if clean == "" || clean == "." || clean == ".." {
+			clean = fmt.Sprintf("clip%d", k+1)
+		}
+		name := base + "-" + clean + ext
+		for i := 2; seen[name]; i++ {
+			name = fmt.Sprintf("%s-%s_%d%s", base, clean, i, ext)
+		}
+		seen[name] = true
+		names = append(names, name)
+	}
+	return names
 }
 
 // addFlags adds the method flags that rig and bench share.
@@ -91,17 +123,26 @@ func (o *rigOptions) addFlags(f *pflag.FlagSet) {
 // skeleton, and the methods' costs grow with its square.
 const maxBones = 4096
 
-// check refuses bad method flags before any input is read.
+// methodNames maps each accepted --method to the one name meshrig reports:
+// the short names, and the papers' names earlier reports used.
+var methodNames = map[string]string{
+	ledeng.Name: ledeng.Name, "le-deng": ledeng.Name, "le-deng-2014": ledeng.Name,
+	schaefer.Name: schaefer.Name, "schaefer": schaefer.Name, "schaefer-yuksel-2007": schaefer.Name,
+	aguiar.Name: aguiar.Name, "aguiar": aguiar.Name, "de-aguiar-2008": aguiar.Name,
+}
+
+// check refuses bad method flags before any input is read, and settles
+// --method on its one name.
 func (o *rigOptions) check() error {
-	switch o.method {
-	case "ledeng", "le-deng", ledeng.Name, "face-clustering", "schaefer", schaefer.Name, "spectral", "aguiar", aguiar.Name:
-	default:
-		return fmt.Errorf("--method %q: unknown (available: ledeng, face-clustering, spectral)", o.method)
+	name, ok := methodNames[o.method]
+	if !ok {
+		return fmt.Errorf("--method %q: unknown (available: %s, %s, %s)", o.method, ledeng.Name, schaefer.Name, aguiar.Name)
 	}
+	o.method = name
 	if o.skeleton != "tree" && o.skeleton != "none" {
 		return fmt.Errorf("--skeleton %q: want tree or none", o.skeleton)
 	}
-	if o.skeleton == "none" && (o.method == "spectral" || o.method == "aguiar" || o.method == aguiar.Name) {
+	if o.skeleton == "none" && o.method == aguiar.Name {
 		return fmt.Errorf("--method spectral always builds a skeleton (--skeleton none is for ledeng and face-clustering)")
 	}
 	if o.collada != "" && o.collada != "1.4.1" && o.collada != "1.5" {
@@ -126,7 +167,15 @@ func runRig(cmd *cobra.Command, g *globals, o *rigOptions, args []string) error 
 	defer plan.Abort()
 	plan.Read(args...)
 	plan.Read(o.load.restFile())
-	if err := firstErr(declareRig(&plan, "-o", o.out), declareReport(&plan, "--report", o.report)); err != nil {
+	if o.splitClips {
+		var probe safefile.Plan // -o names the files; its folder and format are checked now
+		if err := declareRig(&probe, "-o", o.out); err != nil {
+			return err
+		}
+	} else if err := declareRig(&plan, "-o", o.out); err != nil {
+		return err
+	}
+	if err := declareReport(&plan, "--report", o.report); err != nil {
 		return err
 	}
 	in, err := o.load.load(ctx, g, args)
@@ -134,6 +183,15 @@ func runRig(cmd *cobra.Command, g *globals, o *rigOptions, args []string) error 
 		return err
 	}
 	plan.Read(in.Files...)
+	outs := []string{o.out}
+	if o.splitClips {
+		outs = clipFiles(o.out, in.Sequence.Clips)
+		for _, p := range outs {
+			if err := declareRig(&plan, "--split-clips", p); err != nil {
+				return err
+			}
+		}
+	}
 	if err := plan.Check(); err != nil {
 		return err
 	}
@@ -155,7 +213,11 @@ func runRig(cmd *cobra.Command, g *globals, o *rigOptions, args []string) error 
 		je := metric.JointError(metric.Heads(&r.Skeleton), metric.DeformingHeads(in.Truth), rep.Diagonal)
 		rep.JointErrorPercent = &je
 	}
-	if err := writeRig(ctx, g, &plan, o.out, r, format.WriteOptions{Version: o.collada}, o.report, rep); err != nil {
+	rigs := []*rig.Rig{r}
+	if o.splitClips {
+		rigs = r.SplitClips()
+	}
+	if err := writeRigs(ctx, g, &plan, outs, rigs, format.WriteOptions{Version: o.collada}, o.report, rep); err != nil {
 		return err
 	}
 	printReport(cmd.OutOrStdout(), rep)
@@ -174,7 +236,7 @@ func rigWith(ctx context.Context, g *globals, o *rigOptions, s *seq.Sequence) (*
 func runMethod(ctx context.Context, g *globals, o *rigOptions, s *seq.Sequence, progress method.Progress) (*rig.Rig, string, error) {
 	notes := func(msg string) { g.logf("note: %s", msg) }
 	switch o.method {
-	case "ledeng", "le-deng", ledeng.Name:
+	case ledeng.Name:
 		r, err := ledeng.Rig(ctx, s, ledeng.Options{
 			InitBones:     o.initBones,
 			MaxBones:      o.bones,
@@ -186,7 +248,7 @@ func runMethod(ctx context.Context, g *globals, o *rigOptions, s *seq.Sequence, 
 			Notes:         notes,
 		})
 		return r, ledeng.Name, err
-	case "face-clustering", "schaefer", schaefer.Name:
+	case schaefer.Name:
 		r, err := schaefer.Rig(ctx, s, schaefer.Options{
 			Bones:         o.bones,
 			Tolerance:     o.tolerance,
@@ -198,7 +260,7 @@ func runMethod(ctx context.Context, g *globals, o *rigOptions, s *seq.Sequence, 
 			Notes:         notes,
 		})
 		return r, schaefer.Name, err
-	case "spectral", "aguiar", aguiar.Name:
+	case aguiar.Name:
 		r, err := aguiar.Rig(ctx, s, aguiar.Options{
 			MaxBones:      o.bones,
 			MaxInfluences: o.maxInf,

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/meshrig/meshrig/format"
 	"github.com/meshrig/meshrig/internal/safefile"
@@ -84,8 +85,7 @@ bounding-box diagonal.`,
 	f.StringVar(&o.report, "report", "", "write the JSON report to this file (- for standard output)")
 	f.StringVar(&o.method, "method", staticMethods[0], "skeleton method: forcefield or contraction")
 	f.StringVar(&o.weights, "weights", string(skinweights.Heat), "skin weights: heat, geodesic, distance or rigid")
-	f.IntVar(&o.joints, "joints", 0, "contraction: joints to keep (default: the method's, 24)")
-	f.Float64Var(&o.voxelSize, "voxel-size", 0, "forcefield: voxel edge as a fraction of the longest bounding-box side, 1/256 to 1/8 (default 1/64)")
+	o.addShapeFlags(f, "")
 	f.IntVar(&o.maxInf, "max-influences", 4, "most joints per vertex (1–4)")
 	f.StringVar(&o.collada, "collada", "", "Collada version for .dae output: 1.4.1 (default) or 1.5")
 	f.StringVar(&o.truth, "truth", "", "ground-truth skeleton for joint error%: a libigl .tgf or a glTF rig")
@@ -121,7 +121,7 @@ func runSkeletonize(cmd *cobra.Command, g *globals, o *skeletonizeOptions, path 
 	if err != nil {
 		return err
 	}
-	if err := writeRig(ctx, g, &plan, o.out, r, format.WriteOptions{Version: o.collada}, o.report, rep); err != nil {
+	if err := writeRigs(ctx, g, &plan, []string{o.out}, []*rig.Rig{r}, format.WriteOptions{Version: o.collada}, o.report, rep); err != nil {
 		return err
 	}
 	printStaticReport(cmd.OutOrStdout(), rep)
@@ -131,6 +131,13 @@ func runSkeletonize(cmd *cobra.Command, g *globals, o *skeletonizeOptions, path 
 // maxJoints bounds --joints; the contraction method also refuses more
 // joints than its mesh graph can carry.
 const maxJoints = 4096
+
+// addShapeFlags adds the skeleton methods' own flags, which skeletonize
+// and bench --static share; prefix says when they apply.
+func (o *skeletonizeOptions) addShapeFlags(f *pflag.FlagSet, prefix string) {
+	f.IntVar(&o.joints, "joints", 0, prefix+fmt.Sprintf("contraction: joints to keep, 2 to %d (default: the method's, 24)", maxJoints))
+	f.Float64Var(&o.voxelSize, "voxel-size", 0, prefix+"forcefield: voxel edge as a fraction of the longest bounding-box side, 1/256 to 1/8 (default 1/64)")
+}
 
 func (o *skeletonizeOptions) check() error {
 	if _, err := skinweights.ParseScheme(o.weights); err != nil {

@@ -60,16 +60,21 @@ func stageRig(p *safefile.Plan, path string, r *rig.Rig, opt format.WriteOptions
 	return p.Stage(path, func(w io.Writer) error { return write(w, r, opt) })
 }
 
-// writeRig stages a rig and its JSON report (when report names a file)
-// and commits them together.
-func writeRig(ctx context.Context, g *globals, p *safefile.Plan, out string, r *rig.Rig, opt format.WriteOptions, report string, rep any) error {
-	if err := firstErr(stageRig(p, out, r, opt), stageJSON(p, report, rep)); err != nil {
+// writeRigs stages rigs[k] to outs[k] and the JSON report (when report
+// names a file), and commits them together.
+func writeRigs(ctx context.Context, g *globals, p *safefile.Plan, outs []string, rigs []*rig.Rig, opt format.WriteOptions, report string, rep any) error {
+	for k, out := range outs {
+		if err := stageRig(p, out, rigs[k], opt); err != nil {
+			return err
+		}
+	}
+	if err := stageJSON(p, report, rep); err != nil {
 		return err
 	}
 	if err := p.Commit(ctx); err != nil {
 		return err
 	}
-	g.logf("wrote %s", out)
+	g.logf("wrote %s", strings.Join(outs, ", "))
 	return nil
 }
 

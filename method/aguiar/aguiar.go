@@ -17,8 +17,8 @@ import (
 	"github.com/meshrig/meshrig/seq"
 )
 
-// Name is the method's name in reports.
-const Name = "de-aguiar-2008"
+// Name is the method's name in reports and on the command line (de Aguiar et al. 2008).
+const Name = "spectral"
 
 // Rig extracts a skeletal rig from s.
 func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {

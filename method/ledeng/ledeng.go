@@ -14,8 +14,8 @@ import (
 	"github.com/meshrig/meshrig/seq"
 )
 
-// Name is the method's name in reports.
-const Name = "le-deng-2014"
+// Name is the method's name in reports and on the command line (Le & Deng 2014).
+const Name = "ledeng"
 
 // maxTotalIterations bounds the rigging iterations over all pruning
 // restarts, so a model that sheds bones one at a time still finishes.

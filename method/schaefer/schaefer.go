@@ -14,8 +14,8 @@ import (
 	"github.com/meshrig/meshrig/seq"
 )
 
-// Name is the method's name in reports.
-const Name = "schaefer-yuksel-2007"
+// Name is the method's name in reports and on the command line (Schaefer & Yuksel 2007).
+const Name = "face-clustering"
 
 // clusterFrames bounds the frames face clustering prices merges on; more
 // are sampled over the motion (farthest-point, as the default method
