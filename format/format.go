@@ -43,8 +43,9 @@ type Format struct {
 
 // SceneOptions controls how a Scene reader samples animation.
 type SceneOptions struct {
-	// FPS samples every clip at this rate; 0 uses each clip's own key
-	// times when they are evenly spaced, else 30 fps.
+	// FPS samples every clip at this rate, or finer where needed so each
+	// clip ends on its last key; 0 uses each clip's own key times when
+	// they are evenly spaced, else 30 fps (or finer, likewise).
 	FPS float64
 	// Clip keeps only the clip of this name; "" keeps all.
 	Clip string

@@ -25,7 +25,8 @@ type LoadOptions struct {
 	// frame 1.
 	Rest string
 	// FPS is the frame rate of per-frame mesh sequences (default 30), and
-	// the sampling rate of scenes (default: their own key times).
+	// the sampling rate of scenes (default: their own key times), finer
+	// where needed so each clip ends on its last key.
 	FPS float64
 	// Clip keeps only the scene clip of this name.
 	Clip string

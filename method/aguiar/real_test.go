@@ -37,7 +37,8 @@ func TestHorseGallop(t *testing.T) {
 // TestSkinnedCharacters rigs the sampled animations of the skinned glTF
 // characters and measures joint error against each file's own rig. The
 // issue's target is ≤ 3. Fox has the least margin (2.86–3.17 over
-// k-means seeds 1–5: its hind legs' lower bones are not always parted).
+// k-means seeds 1–5 when its Run clip stopped short of its last key; 2.83
+// since: its hind legs' lower bones are not always parted).
 // RiggedSimple, whose skin blends along its whole length, holds because
 // the segmentation is chosen among variation levels (at 99.9% alone it
 // winds 9 joints along the cylinder: 3.51).
@@ -47,7 +48,7 @@ func TestSkinnedCharacters(t *testing.T) {
 	}
 	for _, c := range []rigcheck.Skinned{
 		{Name: "CesiumMan", Bones: [2]int{15, 32}, RMSE: 0.2, ACCU: 0.6, JointError: 3},  // truth 19: 25 bones, RMSE% 0.15, JE 1.79
-		{Name: "Fox", Bones: [2]int{16, 32}, RMSE: 0.6, ACCU: 0.6, JointError: 3},        // truth 22: 20, 0.43, 2.86
+		{Name: "Fox", Bones: [2]int{16, 32}, RMSE: 0.6, ACCU: 0.6, JointError: 3},        // truth 22: 20, 0.37, 2.83
 		{Name: "RiggedSimple", Bones: [2]int{4, 8}, RMSE: 0.3, ACCU: 0.3, JointError: 3}, // truth 4: 6, 0.15, 2.77
 	} {
 		t.Run(c.Name, func(t *testing.T) { c.Run(t, rigf) })
