@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	format.Register(format.Format{Name: "collada", Exts: []string{".dae"}, Write: Write})
+	format.Register(format.Format{Name: "collada", Exts: []string{".dae"}, Scene: ReadScene, Write: Write})
 }
 
 // timestamp is the asset's created and modified date: a fixed value, so
