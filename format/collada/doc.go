@@ -1,6 +1,7 @@
 // Package collada writes rigs as COLLADA 1.4.1 (the default) and 1.5
 // documents (.dae), the last stage of the flow (input → sequence →
-// method → rig → writer):
+// method → rig → writer), and reads them back (ReadScene), so a rig
+// written as .dae is an input like a glTF file. Write writes:
 //
 //   - library_geometries: the rest mesh, positions and vertex normals,
 //     the polygons as read (a polylist, so quads stay quads; triangles
@@ -29,9 +30,24 @@
 // letters, digits, '_' and '-' become '_'); node name attributes keep the
 // names as they are. Output is deterministic: the asset dates are fixed.
 //
-// Importing the package registers ".dae" with package format:
+// ReadScene reads what Write writes, and what other tools write within
+// what a rig can hold: one skinned mesh (triangles, polylist or polygons;
+// a bind shape matrix), its skin's joints as the rig's skeleton (heads
+// from the inverse bind matrices; rest orientations folded into the
+// clips), each vertex's four largest weights, and the animations —
+// node transform stacks with matrix, translate, rotate and scale
+// channels, LINEAR or STEP — sampled into clips, one per
+// <animation_clip>. The rig it returns plays every frame as the file
+// does, checked joint by joint and frame by frame; what a rig cannot hold
+// (joints that scale or shear, morphs, several skins, curved
+// interpolation…) is refused with format.ErrUnsupported, naming the
+// element and its line. The 1.5 kinematics libraries are not read.
+//
+// Importing the package registers ".dae" with package format, for
+// reading and writing:
 //
 //	err := format.WriteFile("dog.dae", r, format.WriteOptions{})
+//	sc, err := format.ReadScene("dog.dae", format.SceneOptions{})
 //
 // assimp (5.x) imports the result with one animation per clip; it
 // ignores library_animation_clips and names them "<first>_<clip>".
