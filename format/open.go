@@ -68,7 +68,7 @@ func ReadMesh(name string) (*mesh.Mesh, error) {
 	return m, nil
 }
 
-// ReadScene reads an animated scene file (glTF) by path. Side files are
+// ReadScene reads an animated scene file (glTF, Collada) by path. Side files are
 // resolved in the file's own folder and may not leave it; the scene file
 // and its side files must be regular files (ErrNotRegular). Scene.Files
 // lists the paths read: path and its side files, joined to path's folder.

@@ -18,9 +18,9 @@ type loadFlags struct {
 
 func (l *loadFlags) add(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&l.rest, "rest", "", "rest pose: a mesh file, or frame:K (default: rest.* / reference.* in a folder, else frame 1)")
-	cmd.Flags().Float64Var(&l.fps, "fps", 0, "frame rate of frame sequences (default 30); glTF animations are sampled at it, or finer where needed so each clip ends on its last key (default: the file's evenly spaced keys, else 30; meshrig info shows the rate used)")
-	cmd.Flags().StringVar(&l.clip, "clip", "", "read only the glTF animation of this name")
-	cmd.Flags().Var(framesFlag{&l.frames}, "frames", "keep frames A to B (1-based, inclusive; A: or :B open) of each clip: of every folder, glob, point cache and glTF animation")
+	cmd.Flags().Float64Var(&l.fps, "fps", 0, "frame rate of frame sequences (default 30); glTF and Collada animations are sampled at it, or finer where needed so each clip ends on its last key (default: the file's evenly spaced keys, else 30; meshrig info shows the rate used)")
+	cmd.Flags().StringVar(&l.clip, "clip", "", "read only the animation (glTF) or clip (Collada) of this name")
+	cmd.Flags().Var(framesFlag{&l.frames}, "frames", "keep frames A to B (1-based, inclusive; A: or :B open) of each clip: of every folder, glob, point cache and glTF or Collada animation")
 }
 
 func (l *loadFlags) load(ctx context.Context, g *globals, inputs []string) (*format.Input, error) {

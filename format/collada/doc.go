@@ -51,4 +51,7 @@
 //
 // assimp (5.x) imports the result with one animation per clip; it
 // ignores library_animation_clips and names them "<first>_<clip>".
+// Blender's Collada importer merges every animation of a document into
+// one action, so for Blender write one document per clip
+// (rig.Rig.SplitClips; meshrig rig --split-clips).
 package collada
