@@ -4,7 +4,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/meshrig/meshrig/internal/testshape"
+	"github.com/meshrig/meshrig/internal/testkit/testshape"
 	"github.com/meshrig/meshrig/linalg"
 )
 

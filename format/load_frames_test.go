@@ -14,7 +14,7 @@ import (
 	"github.com/meshrig/meshrig/format"
 	_ "github.com/meshrig/meshrig/format/gltf"
 	"github.com/meshrig/meshrig/format/pc2"
-	"github.com/meshrig/meshrig/internal/testrig"
+	"github.com/meshrig/meshrig/internal/testkit/testrig"
 	"github.com/meshrig/meshrig/linalg"
 )
 

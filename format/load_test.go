@@ -15,7 +15,7 @@ import (
 	"github.com/meshrig/meshrig/format/obj"
 	"github.com/meshrig/meshrig/format/pc2"
 	"github.com/meshrig/meshrig/internal/shareddata"
-	"github.com/meshrig/meshrig/internal/testrig"
+	"github.com/meshrig/meshrig/internal/testkit/testrig"
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
 )

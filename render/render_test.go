@@ -14,7 +14,7 @@ import (
 	_ "github.com/meshrig/meshrig/format/gltf"
 	_ "github.com/meshrig/meshrig/format/obj"
 	"github.com/meshrig/meshrig/internal/shareddata"
-	"github.com/meshrig/meshrig/internal/testrig"
+	"github.com/meshrig/meshrig/internal/testkit/testrig"
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/rig"

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/meshrig/meshrig/metric"
 	"github.com/meshrig/meshrig/rig"
 )
 
@@ -33,7 +34,7 @@ func TestPoseError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, own, err := poseError(r, motion)
+	got, own, err := metric.PoseError(r, motion.rig, motion.anim)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +50,7 @@ func TestPoseError(t *testing.T) {
 	for i := range rigid.Skin {
 		rigid.Skin[i] = rig.Influence{Weight: [4]float64{1}}
 	}
-	bad, _, err := poseError(&rigid, motion)
+	bad, _, err := metric.PoseError(&rigid, motion.rig, motion.anim)
 	if err != nil {
 		t.Fatal(err)
 	}

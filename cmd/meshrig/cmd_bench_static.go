@@ -12,6 +12,7 @@ import (
 	"github.com/meshrig/meshrig/internal/safefile"
 	"github.com/meshrig/meshrig/internal/shareddata"
 	"github.com/meshrig/meshrig/linalg"
+	"github.com/meshrig/meshrig/metric"
 )
 
 // staticCase is one mesh of `bench --static`, with its ground-truth
@@ -26,7 +27,7 @@ type staticCase struct {
 // the method failed on the mesh.
 type staticBenchRow struct {
 	staticReport
-	// PoseRMSEPercent is the pose test (poseError): the true motion
+	// PoseRMSEPercent is the pose test (metric.PoseError): the true motion
 	// played through our skeleton and weights; TruthPoseRMSEPercent the
 	// true rig's own error on the same frames. Set where the case has a
 	// motion.
@@ -152,7 +153,7 @@ func benchStatic(cmd *cobra.Command, g *globals, o *benchOptions, plan *safefile
 				je = fmt.Sprintf("%.3f", *rep.JointErrorPercent)
 			}
 			if motion != nil {
-				got, own, err := poseError(r, motion)
+				got, own, err := metric.PoseError(r, motion.rig, motion.anim)
 				if err != nil {
 					return fmt.Errorf("%s: pose test: %w", c.name, err)
 				}

@@ -8,9 +8,9 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/meshrig/meshrig/character"
 	"github.com/meshrig/meshrig/format"
 	"github.com/meshrig/meshrig/internal/safefile"
-	"github.com/meshrig/meshrig/internal/testmesh"
 	"github.com/meshrig/meshrig/metric"
 	"github.com/meshrig/meshrig/render"
 )
@@ -41,11 +41,11 @@ No files are needed.`,
 			if err := firstErr(declareRig(&plan, "-o", glb), declarePNG(&plan, "-o", png)); err != nil {
 				return err
 			}
-			truth, err := testmesh.Generate(testmesh.Biped, testmesh.Options{})
+			truth, err := character.Generate(character.Biped, character.Options{})
 			if err != nil {
 				return err
 			}
-			s := testmesh.Sequence(truth)
+			s := character.Sequence(truth)
 			fmt.Fprintf(w, "built-in animation: a walking biped, %d vertices, %d frames, %d true joints\n", s.N(), s.F(), truth.Skeleton.Len())
 			o := &rigOptions{method: "ledeng", maxInf: 4, skeleton: "tree"}
 			start := time.Now()

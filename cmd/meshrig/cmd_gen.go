@@ -9,10 +9,10 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/meshrig/meshrig/character"
 	"github.com/meshrig/meshrig/format"
 	"github.com/meshrig/meshrig/format/obj"
 	"github.com/meshrig/meshrig/internal/safefile"
-	"github.com/meshrig/meshrig/internal/testmesh"
 	"github.com/meshrig/meshrig/linalg"
 )
 
@@ -35,13 +35,13 @@ folder and compare: meshrig rig DIR -o out.glb, then meshrig eval out.glb DIR
 --truth DIR/truth.glb.
 
 Kinds:
-  ` + strings.Join(testmesh.Kinds(), "\n  "),
+  ` + strings.Join(character.Kinds(), "\n  "),
 		Example: `  meshrig gen biped -o walk/
   meshrig gen quadruped -o dog/ --frames 120 --seed 7
   meshrig gen snake -o snake/ --shells`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			kind, err := testmesh.ParseKind(args[0])
+			kind, err := character.ParseKind(args[0])
 			if err != nil {
 				return err
 			}
@@ -70,7 +70,7 @@ Kinds:
 					return err
 				}
 			}
-			r, err := testmesh.Generate(kind, testmesh.Options{Frames: o.frames, Seed: o.seed, Vertices: o.vertices, Shells: o.shells})
+			r, err := character.Generate(kind, character.Options{Frames: o.frames, Seed: o.seed, Vertices: o.vertices, Shells: o.shells})
 			if err != nil {
 				return err
 			}

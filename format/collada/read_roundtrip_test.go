@@ -10,10 +10,10 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/meshrig/meshrig/character"
 	"github.com/meshrig/meshrig/format"
 	"github.com/meshrig/meshrig/format/gltf"
-	"github.com/meshrig/meshrig/internal/testmesh"
-	"github.com/meshrig/meshrig/internal/testrig"
+	"github.com/meshrig/meshrig/internal/testkit/testrig"
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/metric"
@@ -27,7 +27,7 @@ func roundTripRigs(t *testing.T) map[string]*rig.Rig {
 	rigs := testRigs(t)
 	rigs["static"] = chainRig(t, 3, 6, 5, 1, 0, true)
 	rigs["tube"] = testrig.Tube(t, 8, linalg.Vec3{10, -4, 3})
-	biped, err := testmesh.Generate(testmesh.Biped, testmesh.Options{Frames: 10, Vertices: 1500})
+	biped, err := character.Generate(character.Biped, character.Options{Frames: 10, Vertices: 1500})
 	if err != nil {
 		t.Fatal(err)
 	}

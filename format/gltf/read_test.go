@@ -15,7 +15,7 @@ import (
 
 	"github.com/meshrig/meshrig/format"
 	"github.com/meshrig/meshrig/internal/shareddata"
-	"github.com/meshrig/meshrig/internal/testrig"
+	"github.com/meshrig/meshrig/internal/testkit/testrig"
 	"github.com/meshrig/meshrig/metric"
 )
 

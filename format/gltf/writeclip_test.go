@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/meshrig/meshrig/format"
-	"github.com/meshrig/meshrig/internal/testrig"
+	"github.com/meshrig/meshrig/internal/testkit/testrig"
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/rig"
 )

@@ -25,8 +25,8 @@ import (
 // they come from the influence cap alone: the joint-rotation clip itself
 // must match LBS of the capped skin with the given transforms.
 
-// readWith opens a (gzip-compressed) shared file and parses it.
-func readWith[T any](t *testing.T, path string, read func(io.Reader) (T, error)) T {
+// mustRead opens a (gzip-compressed) shared file and parses it.
+func mustRead[T any](t *testing.T, path string, read func(io.Reader) (T, error)) T {
 	t.Helper()
 	rc, err := format.Open(path)
 	if err != nil {
@@ -62,15 +62,15 @@ func TestWolfPoses(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := groundTruth{name: "wolf", mesh: m, given: seq.New(m),
-		tgf: readWith(t, filepath.Join(dir, "wolf.tgf.gz"), ReadTGF),
-		w:   readWith(t, filepath.Join(dir, "wolf.DMAT.gz"), ReadDMAT)}
+		tgf: mustRead(t, filepath.Join(dir, "wolf.tgf.gz"), ReadTGF),
+		w:   mustRead(t, filepath.Join(dir, "wolf.DMAT.gz"), ReadDMAT)}
 	tmats, _ := filepath.Glob(filepath.Join(dir, "poses", "wolf-*.Tmat.gz"))
 	if len(tmats) == 0 {
 		t.Fatalf("%s/poses holds no .Tmat files", dir)
 	}
 	for k := 1; k <= len(tmats); k++ {
 		base := filepath.Join(dir, "poses", fmt.Sprintf("wolf-%d", k))
-		tr, err := Transforms(readWith(t, base+".Tmat.gz", ReadTable))
+		tr, err := Transforms(mustRead(t, base+".Tmat.gz", ReadTable))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -93,9 +93,9 @@ func TestElephantAnimation(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := groundTruth{name: "elephant", mesh: m,
-		tgf: readWith(t, filepath.Join(dir, "elephant.tgf.gz"), ReadTGF),
-		w:   readWith(t, filepath.Join(dir, "elephant-weights.dmat.gz"), ReadDMAT)}
-	anim := readWith(t, filepath.Join(dir, "elephant-anim.dmat.gz"), ReadDMAT)
+		tgf: mustRead(t, filepath.Join(dir, "elephant.tgf.gz"), ReadTGF),
+		w:   mustRead(t, filepath.Join(dir, "elephant-weights.dmat.gz"), ReadDMAT)}
+	anim := mustRead(t, filepath.Join(dir, "elephant-anim.dmat.gz"), ReadDMAT)
 	if anim.Rows != 12*len(g.tgf.Bones) {
 		t.Fatalf("animation has %d rows for %d bones, want 12 per bone", anim.Rows, len(g.tgf.Bones))
 	}
@@ -121,8 +121,8 @@ func TestArm(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := readWith(t, filepath.Join(dir, "arm.tgf.gz"), ReadTGF)
-	w := readWith(t, filepath.Join(dir, "arm-weights.dmat.gz"), ReadDMAT)
+	g := mustRead(t, filepath.Join(dir, "arm.tgf.gz"), ReadTGF)
+	w := mustRead(t, filepath.Join(dir, "arm-weights.dmat.gz"), ReadDMAT)
 	checkWeights(t, "arm", w, len(m.Verts), len(g.Bones))
 	r, boneJoint, err := Rig(m, g, w)
 	if err != nil {
@@ -336,4 +336,45 @@ func maxDist(a, b []linalg.Vec3) float64 {
 		m = math.Max(m, a[i].Dist(b[i]))
 	}
 	return m
+}
+
+// TestReadMotion: the shared rigs' motions as ReadMotion gives them — the
+// wolf's posed meshes, the elephant's animation, none for the arm — and
+// the true rig replays each within the bound its four-influence cap
+// allows.
+func TestReadMotion(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		none bool    // the folder has no motion
+		rmse float64 // bound on the truth's own RMSE%
+	}{{"wolf", false, 0.2}, {"elephant", false, 0.5}, {"arm", true, 0}} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := shareddata.Path(t, "rigs/"+c.name)
+			m, err := format.ReadMesh(filepath.Join(dir, c.name+".obj.gz"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, anim, err := ReadMotion(filepath.Join(dir, c.name+".tgf.gz"), m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.none {
+				if r != nil || anim != nil {
+					t.Fatalf("%s has no motion, got a rig", c.name)
+				}
+				return
+			}
+			if r == nil || anim.F() < 2 || len(r.Clips) != 1 || r.Clips[0].Frames != anim.F() {
+				t.Fatalf("rig %v, frames %d", r != nil, anim.F())
+			}
+			rep, err := metric.Compare(anim, r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s: %d frames, the truth replays them at RMSE%% %.3f", c.name, anim.F(), rep.RMSEPercent)
+			if rep.RMSEPercent > c.rmse {
+				t.Errorf("RMSE%% %.3f, want ≤ %g", rep.RMSEPercent, c.rmse)
+			}
+		})
+	}
 }

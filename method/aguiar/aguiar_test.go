@@ -5,9 +5,9 @@ import (
 	"math"
 	"testing"
 
-	"github.com/meshrig/meshrig/internal/rigcheck"
-	"github.com/meshrig/meshrig/internal/testmesh"
-	"github.com/meshrig/meshrig/internal/testrig"
+	"github.com/meshrig/meshrig/character"
+	"github.com/meshrig/meshrig/internal/testkit/rigcheck"
+	"github.com/meshrig/meshrig/internal/testkit/testrig"
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/method/skinning"
 	"github.com/meshrig/meshrig/method/skinweights"
@@ -81,13 +81,13 @@ func TestTube(t *testing.T) {
 // issue's target is ≤ 3 (the paper's JACC, 1.7–2.9%). The snake, whose
 // skin blends along its whole length, lands closest to it.
 func TestGeneratedCharacters(t *testing.T) {
-	for _, k := range []testmesh.Kind{testmesh.Biped, testmesh.Quadruped, testmesh.Hand, testmesh.Snake} {
+	for _, k := range []character.Kind{character.Biped, character.Quadruped, character.Hand, character.Snake} {
 		t.Run(string(k), func(t *testing.T) {
-			truth, err := testmesh.Generate(k, testmesh.Options{Frames: 30})
+			truth, err := character.Generate(k, character.Options{Frames: 30})
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := testmesh.Sequence(truth)
+			s := character.Sequence(truth)
 			r, err := Rig(context.Background(), s, Options{})
 			if err != nil {
 				t.Fatal(err)

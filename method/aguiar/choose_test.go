@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/meshrig/meshrig/internal/testrig"
+	"github.com/meshrig/meshrig/internal/testkit/testrig"
 	"github.com/meshrig/meshrig/linalg"
 )
 

@@ -4,7 +4,7 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/meshrig/meshrig/internal/testmesh"
+	"github.com/meshrig/meshrig/character"
 	"github.com/meshrig/meshrig/method/aguiar"
 	"github.com/meshrig/meshrig/metric"
 )
@@ -12,8 +12,8 @@ import (
 // ExampleRig rigs a generated swimming snake and measures the rig against
 // the animation and the snake's true skeleton.
 func ExampleRig() {
-	truth, _ := testmesh.Generate(testmesh.Snake, testmesh.Options{Frames: 30})
-	s := testmesh.Sequence(truth)
+	truth, _ := character.Generate(character.Snake, character.Options{Frames: 30})
+	s := character.Sequence(truth)
 	r, err := aguiar.Rig(context.Background(), s, aguiar.Options{})
 	if err != nil {
 		fmt.Println(err)

@@ -3,7 +3,7 @@ package aguiar
 import (
 	"testing"
 
-	"github.com/meshrig/meshrig/internal/testrig"
+	"github.com/meshrig/meshrig/internal/testkit/testrig"
 	"github.com/meshrig/meshrig/linalg"
 )
 

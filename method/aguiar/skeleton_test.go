@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/meshrig/meshrig/internal/testrig"
+	"github.com/meshrig/meshrig/internal/testkit/testrig"
 
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/method/skinning"

@@ -6,7 +6,7 @@ import (
 
 	"github.com/meshrig/meshrig/format"
 	"github.com/meshrig/meshrig/internal/shareddata"
-	"github.com/meshrig/meshrig/internal/testshape"
+	"github.com/meshrig/meshrig/internal/testkit/testshape"
 	"github.com/meshrig/meshrig/linalg"
 )
 

@@ -3,7 +3,7 @@ package contraction
 import (
 	"testing"
 
-	"github.com/meshrig/meshrig/internal/testshape"
+	"github.com/meshrig/meshrig/internal/testkit/testshape"
 	"github.com/meshrig/meshrig/linalg"
 )
 

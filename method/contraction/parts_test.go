@@ -9,7 +9,7 @@ import (
 
 	"gonum.org/v1/gonum/mat"
 
-	"github.com/meshrig/meshrig/internal/testshape"
+	"github.com/meshrig/meshrig/internal/testkit/testshape"
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/method/static"

@@ -3,7 +3,7 @@ package forcefield
 import (
 	"context"
 	"encoding/binary"
-	"github.com/meshrig/meshrig/internal/testshape"
+	"github.com/meshrig/meshrig/internal/testkit/testshape"
 	"math"
 	"testing"
 

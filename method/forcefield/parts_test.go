@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/meshrig/meshrig/bvh"
-	"github.com/meshrig/meshrig/internal/testshape"
+	"github.com/meshrig/meshrig/internal/testkit/testshape"
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
 )

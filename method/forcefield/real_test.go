@@ -12,8 +12,8 @@ import (
 	_ "github.com/meshrig/meshrig/format/gltf"
 	_ "github.com/meshrig/meshrig/format/obj"
 	_ "github.com/meshrig/meshrig/format/off"
-	"github.com/meshrig/meshrig/internal/groundtruth"
 	"github.com/meshrig/meshrig/internal/shareddata"
+	"github.com/meshrig/meshrig/internal/testkit/groundtruth"
 	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/metric"
 )

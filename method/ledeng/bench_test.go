@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/meshrig/meshrig/character"
 	"github.com/meshrig/meshrig/format"
 	"github.com/meshrig/meshrig/internal/shareddata"
-	"github.com/meshrig/meshrig/internal/testmesh"
 	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/method"
 	"github.com/meshrig/meshrig/method/skinning"
@@ -18,11 +18,11 @@ import (
 // benchProblem returns a problem over the generated quadruped (6k
 // vertices, 60 frames), initialized like Rig up to the decomposition.
 func benchProblem(b *testing.B) *problem {
-	r, err := testmesh.Generate(testmesh.Quadruped, testmesh.Options{})
+	r, err := character.Generate(character.Quadruped, character.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
-	s := testmesh.Sequence(r)
+	s := character.Sequence(r)
 	us := method.NewUnitSphere(s.Rest.Verts)
 	p := &problem{&skinning.Model{N: s.N(), F: s.F(), Rest: us.To(nil, s.Rest.Verts), Frames: us.To(nil, s.Frames), Top: mesh.NewTopology(s.Rest)}}
 	label, nc, err := p.clusterLBG(context.Background(), 32, nil)
@@ -91,8 +91,8 @@ func BenchmarkSkeletalFit(b *testing.B) {
 }
 
 func BenchmarkRigQuadruped(b *testing.B) {
-	r, _ := testmesh.Generate(testmesh.Quadruped, testmesh.Options{})
-	s := testmesh.Sequence(r)
+	r, _ := character.Generate(character.Quadruped, character.Options{})
+	s := character.Sequence(r)
 	for b.Loop() {
 		if _, err := Rig(context.Background(), s, Options{}); err != nil {
 			b.Fatal(err)

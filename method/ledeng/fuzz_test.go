@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/meshrig/meshrig/internal/fuzzmesh"
+	"github.com/meshrig/meshrig/internal/testkit/fuzzmesh"
 	"github.com/meshrig/meshrig/rig"
 	"github.com/meshrig/meshrig/seq"
 )

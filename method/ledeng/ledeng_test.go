@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/meshrig/meshrig/internal/rigcheck"
-	"github.com/meshrig/meshrig/internal/testrig"
+	"github.com/meshrig/meshrig/internal/testkit/rigcheck"
+	"github.com/meshrig/meshrig/internal/testkit/testrig"
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/metric"

@@ -8,12 +8,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/meshrig/meshrig/character"
 	"github.com/meshrig/meshrig/format"
 	_ "github.com/meshrig/meshrig/format/obj"
-	"github.com/meshrig/meshrig/internal/rigcheck"
 	"github.com/meshrig/meshrig/internal/shareddata"
-	"github.com/meshrig/meshrig/internal/testmesh"
-	"github.com/meshrig/meshrig/internal/testrig"
+	"github.com/meshrig/meshrig/internal/testkit/rigcheck"
+	"github.com/meshrig/meshrig/internal/testkit/testrig"
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/metric"
 	"github.com/meshrig/meshrig/seq"
@@ -68,13 +68,13 @@ func TestRealSequences(t *testing.T) {
 // with its true skeleton: joint error% ≤ 2 and a bone count within 20% of
 // the truth (the targets).
 func TestGeneratedCharacters(t *testing.T) {
-	for _, k := range []testmesh.Kind{testmesh.Biped, testmesh.Quadruped, testmesh.Hand, testmesh.Snake} {
+	for _, k := range []character.Kind{character.Biped, character.Quadruped, character.Hand, character.Snake} {
 		t.Run(string(k), func(t *testing.T) {
-			truth, err := testmesh.Generate(k, testmesh.Options{})
+			truth, err := character.Generate(k, character.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := testmesh.Sequence(truth)
+			s := character.Sequence(truth)
 			r, err := Rig(context.Background(), s, Options{})
 			if err != nil {
 				t.Fatal(err)
@@ -137,12 +137,12 @@ func TestBoneCountRobust(t *testing.T) {
 	if testing.Short() {
 		t.Skip("rigs four characters")
 	}
-	for _, k := range []testmesh.Kind{testmesh.Biped, testmesh.Snake} {
-		truth, err := testmesh.Generate(k, testmesh.Options{})
+	for _, k := range []character.Kind{character.Biped, character.Snake} {
+		truth, err := character.Generate(k, character.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := testmesh.Sequence(truth)
+		s := character.Sequence(truth)
 		n := truth.Skeleton.Len()
 		for _, init := range []int{28, 36} {
 			t.Run(fmt.Sprintf("%s/%d", k, init), func(t *testing.T) {

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/meshrig/meshrig/internal/rigcheck"
+	"github.com/meshrig/meshrig/internal/testkit/rigcheck"
 	"github.com/meshrig/meshrig/method"
 	"github.com/meshrig/meshrig/rig"
 	"github.com/meshrig/meshrig/seq"

@@ -4,9 +4,9 @@ import (
 	"context"
 	"testing"
 
-	"github.com/meshrig/meshrig/internal/rigcheck"
-	"github.com/meshrig/meshrig/internal/testmesh"
-	"github.com/meshrig/meshrig/internal/testrig"
+	"github.com/meshrig/meshrig/character"
+	"github.com/meshrig/meshrig/internal/testkit/rigcheck"
+	"github.com/meshrig/meshrig/internal/testkit/testrig"
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/metric"
 	"github.com/meshrig/meshrig/seq"
@@ -18,8 +18,8 @@ import (
 // (rigcheck.Seamed).
 func TestSeamedCharacters(t *testing.T) {
 	rigf := rigWith(Options{})
-	t.Run("soup", func(t *testing.T) { rigcheck.Seamed(t, testmesh.Biped, true, 0.3, rigf) })
-	t.Run("front/back", func(t *testing.T) { rigcheck.Seamed(t, testmesh.Quadruped, false, 0.3, rigf) })
+	t.Run("soup", func(t *testing.T) { rigcheck.Seamed(t, character.Biped, true, 0.3, rigf) })
+	t.Run("front/back", func(t *testing.T) { rigcheck.Seamed(t, character.Quadruped, false, 0.3, rigf) })
 }
 
 // TestSeamedTube covers the other two ways out on a triangle soup: the
@@ -27,7 +27,7 @@ func TestSeamedCharacters(t *testing.T) {
 func TestSeamedTube(t *testing.T) {
 	tube := testrig.Tube(t, 15, linalg.Vec3{})
 	s := testrig.Play(t, tube)
-	soup := testmesh.Soup(s)
+	soup := character.Soup(s)
 	r, err := Rig(context.Background(), soup, Options{Free: true, InitBones: 8})
 	if err != nil {
 		t.Fatal(err)
@@ -48,7 +48,7 @@ func TestSeamedTube(t *testing.T) {
 	for f := 0; f < 3; f++ {
 		_ = still.AddFrame(tube.Mesh.Verts, "same")
 	}
-	still = testmesh.Soup(still)
+	still = character.Soup(still)
 	r, err = Rig(context.Background(), still, Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -6,12 +6,12 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/meshrig/meshrig/character"
 	"github.com/meshrig/meshrig/format"
 	_ "github.com/meshrig/meshrig/format/obj"
-	"github.com/meshrig/meshrig/internal/rigcheck"
 	"github.com/meshrig/meshrig/internal/shareddata"
-	"github.com/meshrig/meshrig/internal/testmesh"
-	"github.com/meshrig/meshrig/internal/testrig"
+	"github.com/meshrig/meshrig/internal/testkit/rigcheck"
+	"github.com/meshrig/meshrig/internal/testkit/testrig"
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/method"
@@ -162,13 +162,13 @@ func TestUncoveredVertexGetsBones(t *testing.T) {
 }
 
 func TestGeneratedCharactersJointError(t *testing.T) {
-	for _, k := range []testmesh.Kind{testmesh.Biped, testmesh.Quadruped, testmesh.Hand, testmesh.Snake} {
+	for _, k := range []character.Kind{character.Biped, character.Quadruped, character.Hand, character.Snake} {
 		t.Run(string(k), func(t *testing.T) {
-			truth, err := testmesh.Generate(k, testmesh.Options{})
+			truth, err := character.Generate(k, character.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			s := testmesh.Sequence(truth)
+			s := character.Sequence(truth)
 			r, err := Rig(context.Background(), s, Options{Bones: truth.Skeleton.Len()})
 			if err != nil {
 				t.Fatal(err)

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/meshrig/meshrig/internal/testrig"
+	"github.com/meshrig/meshrig/internal/testkit/testrig"
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/method"

@@ -4,9 +4,9 @@ import (
 	"context"
 	"testing"
 
-	"github.com/meshrig/meshrig/internal/rigcheck"
-	"github.com/meshrig/meshrig/internal/testmesh"
-	"github.com/meshrig/meshrig/internal/testrig"
+	"github.com/meshrig/meshrig/character"
+	"github.com/meshrig/meshrig/internal/testkit/rigcheck"
+	"github.com/meshrig/meshrig/internal/testkit/testrig"
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/metric"
 )
@@ -17,15 +17,15 @@ import (
 // (rigcheck.Seamed).
 func TestSeamedCharacters(t *testing.T) {
 	rigf := rigWith(Options{})
-	t.Run("soup", func(t *testing.T) { rigcheck.Seamed(t, testmesh.Quadruped, true, 0.5, rigf) })
-	t.Run("front/back", func(t *testing.T) { rigcheck.Seamed(t, testmesh.Biped, false, 0.5, rigf) })
+	t.Run("soup", func(t *testing.T) { rigcheck.Seamed(t, character.Quadruped, true, 0.5, rigf) })
+	t.Run("front/back", func(t *testing.T) { rigcheck.Seamed(t, character.Biped, false, 0.5, rigf) })
 }
 
 // TestSeamedFreeForm: the free form of a triangle soup covers every
 // vertex, copies alike.
 func TestSeamedFreeForm(t *testing.T) {
 	s := testrig.Play(t, testrig.Tube(t, 12, linalg.Vec3{}))
-	soup := testmesh.Soup(s)
+	soup := character.Soup(s)
 	r, err := Rig(context.Background(), soup, Options{Bones: 3, Free: true})
 	if err != nil {
 		t.Fatal(err)

@@ -4,8 +4,8 @@ import (
 	"math"
 	"testing"
 
-	"github.com/meshrig/meshrig/internal/testmesh"
-	"github.com/meshrig/meshrig/internal/testrig"
+	"github.com/meshrig/meshrig/character"
+	"github.com/meshrig/meshrig/internal/testkit/testrig"
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/method/static"
@@ -38,7 +38,7 @@ func chain(xs ...float64) *static.Skeleton {
 }
 
 func biped(t testing.TB, shells bool) *rig.Rig {
-	r, err := testmesh.Generate(testmesh.Biped, testmesh.Options{Frames: 2, Shells: shells})
+	r, err := character.Generate(character.Biped, character.Options{Frames: 2, Shells: shells})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -301,7 +301,7 @@ func TestScaleInvariant(t *testing.T) {
 // weights follow the bones best (0.47% today; rigid 0.57, geodesic 2.1,
 // distance 4.6: joint-point schemes blend across the middle of bones).
 func TestDeformsLikeTheTruth(t *testing.T) {
-	truth, err := testmesh.Generate(testmesh.Biped, testmesh.Options{Frames: 20})
+	truth, err := character.Generate(character.Biped, character.Options{Frames: 20})
 	if err != nil {
 		t.Fatal(err)
 	}

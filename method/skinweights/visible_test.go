@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/meshrig/meshrig/internal/testshape"
+	"github.com/meshrig/meshrig/internal/testkit/testshape"
 	"github.com/meshrig/meshrig/linalg"
 )
 

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/meshrig/meshrig/internal/rigcheck"
+	"github.com/meshrig/meshrig/internal/testkit/rigcheck"
 	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/method/static"
 	"github.com/meshrig/meshrig/rig"

@@ -1,4 +1,4 @@
-package testmesh
+package character
 
 import (
 	"fmt"

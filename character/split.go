@@ -1,4 +1,4 @@
-package testmesh
+package character
 
 import (
 	"github.com/meshrig/meshrig/linalg"

@@ -14,7 +14,7 @@ func TestGoModTidy(t *testing.T) {
 	gotool, err := exec.LookPath("go")
 	shareddata.RequireTool(t, err == nil, "the go command")
 	cmd := exec.Command(gotool, "mod", "tidy", "-diff")
-	cmd.Dir = "../.."
+	cmd.Dir = "../../.."
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		t.Fatalf("go mod tidy would change the module files (run it):\n%s", out)

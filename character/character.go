@@ -1,13 +1,13 @@
-// Package testmesh generates procedural characters with a known skeleton,
+// Package character generates procedural characters with a known skeleton,
 // skinning weights and motion — ground truth for tests, the demo and
 // benchmarks. Each character is one closed, connected surface (a smooth
 // union of capsules around its bones, polygonized by marching tetrahedra),
 // skinned with smooth weights and animated with smooth joint rotations.
 // The same kind, options and seed always give the same rig, bit for bit.
 //
-//	r, _ := testmesh.Generate(testmesh.Biped, testmesh.Options{})
-//	s := testmesh.Sequence(r) // the frames the rig plays
-package testmesh
+//	r, _ := character.Generate(character.Biped, character.Options{})
+//	s := character.Sequence(r) // the frames the rig plays
+package character
 
 import (
 	"fmt"

@@ -14,9 +14,9 @@ type event struct {
 	Action     string
 	Package    string
 	ImportPath string // of build-output and build-fail events
-	Test    string
-	Elapsed float64
-	Output  string
+	Test       string
+	Elapsed    float64
+	Output     string
 }
 
 // Summary counts what a test run did.

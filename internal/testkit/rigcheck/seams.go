@@ -5,10 +5,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/meshrig/meshrig/character"
 	"github.com/meshrig/meshrig/format"
 	_ "github.com/meshrig/meshrig/format/gltf" // the characters are .glb
 	"github.com/meshrig/meshrig/internal/shareddata"
-	"github.com/meshrig/meshrig/internal/testmesh"
 	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/method"
 	"github.com/meshrig/meshrig/metric"
@@ -24,17 +24,17 @@ type RigFunc func(s *seq.Sequence, notes method.Notes) (*rig.Rig, error)
 // along every limb, and checks the rig is the welded character's: as
 // many bones, RMSE% at most maxRMSE on the cut input's every vertex, a
 // note of the weld, and every copy of a vertex weighted alike.
-func Seamed(t *testing.T, kind testmesh.Kind, soup bool, maxRMSE float64, rigf RigFunc) {
+func Seamed(t *testing.T, kind character.Kind, soup bool, maxRMSE float64, rigf RigFunc) {
 	t.Helper()
-	truth, err := testmesh.Generate(kind, testmesh.Options{})
+	truth, err := character.Generate(kind, character.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := testmesh.Sequence(truth)
-	cut := testmesh.Soup(s)
+	s := character.Sequence(truth)
+	cut := character.Soup(s)
 	if !soup {
 		c := mesh.Centroid(s.Rest.Verts)
-		cut = testmesh.Split(s, func(t int) int {
+		cut = character.Split(s, func(t int) int {
 			if s.Rest.Verts[s.Rest.Tris[t][0]][2] > c[2] {
 				return 1
 			}
