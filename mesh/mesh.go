@@ -21,6 +21,10 @@ type Mesh struct {
 	PolyVerts []int
 	// TriPoly maps each triangle to its polygon; nil when Polys are nil.
 	TriPoly []int
+	// Surface holds the file's UVs, normals, colours, materials and parts,
+	// kept from input to output; nil when the file had none. Methods
+	// ignore it; a frame shares the rest mesh's (WithVerts).
+	Surface *Surface
 }
 
 // ErrDegenerate reports a face that uses one vertex twice.
@@ -104,6 +108,11 @@ func (m *Mesh) Validate() error {
 			return fmt.Errorf("face %d: vertex index %d out of range (mesh has %d vertices)", k+1, p[r]+1, n)
 		}
 	}
+	if m.Surface != nil {
+		if err := m.Surface.Validate(n, len(m.Tris)); err != nil {
+			return fmt.Errorf("surface: %w", err)
+		}
+	}
 	return nil
 }
 
@@ -117,6 +126,9 @@ func (m *Mesh) Clone() *Mesh {
 		c.PolyStart = append([]int(nil), m.PolyStart...)
 		c.PolyVerts = append([]int(nil), m.PolyVerts...)
 		c.TriPoly = append([]int(nil), m.TriPoly...)
+	}
+	if m.Surface != nil {
+		c.Surface = m.Surface.Clone()
 	}
 	return c
 }

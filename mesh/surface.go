@@ -1,0 +1,259 @@
+package mesh
+
+import (
+	"fmt"
+	"slices"
+)
+
+// Surface is what a mesh carries for display besides its shape: texture
+// coordinates, normals and colours as the file gave them, materials with
+// their images, and the parts (primitives, objects, material groups) the
+// triangles were read as. Readers fill it and writers take it; methods
+// never look at it, and a rig keeps it because it keeps the rest mesh.
+//
+// Values stay in float32, as files hold them, so what is read is written
+// back bit for bit.
+//
+// An attribute is per vertex or per corner. glTF is per vertex (a UV seam
+// is split into duplicate vertices in the file, and the reader keeps the
+// file's vertices). OBJ gives a vt/vn index per face corner; splitting its
+// vertices at seams would change the vertex count its other frame files
+// share, so the OBJ reader keeps corners, and a writer that needs values
+// per vertex (glTF) splits vertices itself, appending the copies after
+// the mesh's own vertices so their order is kept.
+type Surface struct {
+	// UVs are the texture coordinate sets in order (glTF TEXCOORD_n, OBJ
+	// vt): u to the right, v down from the image's top-left corner, as
+	// glTF has it (the OBJ reader flips v).
+	UVs []Attr[[2]float32]
+	// Normals are the file's own unit normals, or nil: writers then
+	// compute smooth ones.
+	Normals *Attr[[3]float32]
+	// Colors are the vertex colour sets (glTF COLOR_n), linear RGBA.
+	Colors []Attr[[4]float32]
+	// Materials are what parts refer to.
+	Materials []Material
+	// Images are the textures materials use.
+	Images []Image
+	// Parts are the primitives or objects the triangles were read as, in
+	// file order; a mesh read as one piece without a material may have
+	// none.
+	Parts []Part
+	// TriPart gives each triangle's part (an index into Parts); nil when
+	// Parts has at most one entry, which then holds every triangle.
+	TriPart []int32
+}
+
+// Attr is one attribute: with Index nil, Values holds one value per mesh
+// vertex; otherwise Index holds, for corner k of triangle t, the index
+// into Values of that corner's value at Index[3t+k].
+type Attr[T any] struct {
+	// Name is the set's name where the file has one (an OBJ has none,
+	// glTF "TEXCOORD_1"); writers may ignore it.
+	Name   string
+	Values []T
+	Index  []int32
+}
+
+// PerCorner reports whether the attribute has a value per triangle corner.
+func (a *Attr[T]) PerCorner() bool { return a.Index != nil }
+
+// At returns the value at corner k of triangle t, whose vertex is v.
+func (a *Attr[T]) At(t, k, v int) T {
+	if a.Index != nil {
+		return a.Values[a.Index[3*t+k]]
+	}
+	return a.Values[v]
+}
+
+func (a *Attr[T]) validate(what string, verts, tris int) error {
+	if a.Index == nil {
+		if len(a.Values) != verts {
+			return fmt.Errorf("%s has %d values for %d vertices", what, len(a.Values), verts)
+		}
+		return nil
+	}
+	if len(a.Index) != 3*tris {
+		return fmt.Errorf("%s has %d corner indices for %d triangles", what, len(a.Index), tris)
+	}
+	for c, i := range a.Index {
+		if i < 0 || int(i) >= len(a.Values) {
+			return fmt.Errorf("%s: corner %d of triangle %d refers to value %d of %d", what, c%3+1, c/3+1, i+1, len(a.Values))
+		}
+	}
+	return nil
+}
+
+func (a *Attr[T]) clone() Attr[T] {
+	return Attr[T]{Name: a.Name, Values: slices.Clone(a.Values), Index: slices.Clone(a.Index)}
+}
+
+// Part is one primitive or object of the mesh.
+type Part struct {
+	// Name is the object's or primitive's name ("" when the file has none).
+	Name string
+	// Material indexes Surface.Materials; -1 for none.
+	Material int
+}
+
+// Material is a metallic-roughness material, as glTF defines it
+// (pbrMetallicRoughness); other formats map onto it (OBJ: Kd and map_Kd
+// as the base colour).
+type Material struct {
+	Name string
+	// BaseColor is the linear RGBA factor, multiplied with the texture.
+	BaseColor        [4]float32
+	BaseColorTexture *TextureRef
+	// Metallic and Roughness are factors in [0,1].
+	Metallic, Roughness      float32
+	MetallicRoughnessTexture *TextureRef
+	// NormalTexture's Scale is glTF's normal scale.
+	NormalTexture *TextureRef
+	// OcclusionTexture's Scale is glTF's occlusion strength.
+	OcclusionTexture *TextureRef
+	EmissiveTexture  *TextureRef
+	Emissive         [3]float32
+	// AlphaMode is "OPAQUE" (or ""), "MASK" or "BLEND"; AlphaCutoff
+	// applies to MASK.
+	AlphaMode   string
+	AlphaCutoff float32
+	DoubleSided bool
+}
+
+// NewMaterial returns a material with glTF's defaults: white, fully
+// metallic and rough, opaque.
+func NewMaterial(name string) Material {
+	return Material{Name: name, BaseColor: [4]float32{1, 1, 1, 1}, Metallic: 1, Roughness: 1}
+}
+
+// Textures returns the material's texture references that are set.
+func (m *Material) Textures() []*TextureRef {
+	var out []*TextureRef
+	for _, t := range []*TextureRef{m.BaseColorTexture, m.MetallicRoughnessTexture, m.NormalTexture, m.OcclusionTexture, m.EmissiveTexture} {
+		if t != nil {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// TextureRef is a material's use of an image.
+type TextureRef struct {
+	// Image indexes Surface.Images.
+	Image int
+	// UVSet indexes Surface.UVs.
+	UVSet int
+	// Scale is glTF's normal scale or occlusion strength (1 when unused).
+	Scale   float32
+	Sampler Sampler
+}
+
+// Sampler holds glTF's (OpenGL's) filter and wrap codes; 0 is unset,
+// meaning repeat and the viewer's choice of filter.
+type Sampler struct {
+	MagFilter, MinFilter, WrapS, WrapT int
+}
+
+// Image is a texture image: its bytes, or only the file it names.
+type Image struct {
+	Name string
+	// MIMEType is "image/png" or "image/jpeg" ("" when unknown).
+	MIMEType string
+	// Data is the encoded image; nil when only Path is known.
+	Data []byte
+	// Path is the file the image was read from or names, relative to the
+	// input's folder with slashes ("" for an image embedded in the file).
+	Path string
+}
+
+// Validate checks the surface against a mesh of verts vertices and tris
+// triangles: attribute sizes and indices, parts, materials and images.
+func (s *Surface) Validate(verts, tris int) error {
+	for k := range s.UVs {
+		if err := s.UVs[k].validate(fmt.Sprintf("UV set %d", k), verts, tris); err != nil {
+			return err
+		}
+	}
+	if s.Normals != nil {
+		if err := s.Normals.validate("normals", verts, tris); err != nil {
+			return err
+		}
+	}
+	for k := range s.Colors {
+		if err := s.Colors[k].validate(fmt.Sprintf("colour set %d", k), verts, tris); err != nil {
+			return err
+		}
+	}
+	for k, p := range s.Parts {
+		if p.Material < -1 || p.Material >= len(s.Materials) {
+			return fmt.Errorf("part %d: material %d of %d", k+1, p.Material+1, len(s.Materials))
+		}
+	}
+	if s.TriPart != nil {
+		if len(s.TriPart) != tris {
+			return fmt.Errorf("%d triangle parts for %d triangles", len(s.TriPart), tris)
+		}
+		for t, p := range s.TriPart {
+			if p < 0 || int(p) >= len(s.Parts) {
+				return fmt.Errorf("triangle %d: part %d of %d", t+1, p+1, len(s.Parts))
+			}
+		}
+	} else if len(s.Parts) > 1 {
+		return fmt.Errorf("%d parts but no part per triangle", len(s.Parts))
+	}
+	for k := range s.Materials {
+		for _, t := range s.Materials[k].Textures() {
+			if t.Image < 0 || t.Image >= len(s.Images) {
+				return fmt.Errorf("material %q: image %d of %d", s.Materials[k].Name, t.Image+1, len(s.Images))
+			}
+			if t.UVSet < 0 || t.UVSet >= max(len(s.UVs), 1) {
+				return fmt.Errorf("material %q: UV set %d of %d", s.Materials[k].Name, t.UVSet, len(s.UVs))
+			}
+		}
+	}
+	return nil
+}
+
+// Part returns triangle t's part, or -1 when there are no parts.
+func (s *Surface) Part(t int) int {
+	switch {
+	case s.TriPart != nil:
+		return int(s.TriPart[t])
+	case len(s.Parts) == 1:
+		return 0
+	}
+	return -1
+}
+
+// Clone returns a deep copy of s.
+func (s *Surface) Clone() *Surface {
+	c := &Surface{
+		Materials: slices.Clone(s.Materials),
+		Parts:     slices.Clone(s.Parts),
+		TriPart:   slices.Clone(s.TriPart),
+	}
+	for k := range s.UVs {
+		c.UVs = append(c.UVs, s.UVs[k].clone())
+	}
+	if s.Normals != nil {
+		n := s.Normals.clone()
+		c.Normals = &n
+	}
+	for k := range s.Colors {
+		c.Colors = append(c.Colors, s.Colors[k].clone())
+	}
+	for k := range c.Materials {
+		m := &c.Materials[k]
+		for _, t := range []**TextureRef{&m.BaseColorTexture, &m.MetallicRoughnessTexture, &m.NormalTexture, &m.OcclusionTexture, &m.EmissiveTexture} {
+			if *t != nil {
+				cp := **t
+				*t = &cp
+			}
+		}
+	}
+	for _, im := range s.Images {
+		im.Data = slices.Clone(im.Data)
+		c.Images = append(c.Images, im)
+	}
+	return c
+}
