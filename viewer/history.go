@@ -1,0 +1,131 @@
+package viewer
+
+import (
+	"bytes"
+	"sync"
+
+	"github.com/meshrig/meshrig/format"
+	"github.com/meshrig/meshrig/format/gltf"
+	"github.com/meshrig/meshrig/rig"
+)
+
+// maxSteps bounds the undo history; rigs share their mesh, so a step
+// costs its skeleton, skin and clips.
+const maxSteps = 200
+
+// step is one rig of the history with what the page asks of it.
+type step struct {
+	rig    *rig.Rig
+	report Report
+	id     int // identity, for the dirty flag
+	// jointMap maps the previous step's joints to this one's (-1: gone);
+	// nil when the skeleton kept its joints.
+	jointMap []rig.JointID
+
+	glbOnce sync.Once
+	glb     []byte
+	glbErr  error
+}
+
+// GLB returns the step's rig as binary glTF, encoded once: the writer
+// `meshrig rig` uses.
+func (st *step) GLB() ([]byte, error) {
+	st.glbOnce.Do(func() {
+		var b bytes.Buffer
+		st.glbErr = gltf.Write(&b, st.rig, format.WriteOptions{})
+		st.glb = b.Bytes()
+	})
+	return st.glb, st.glbErr
+}
+
+// history is the undo/redo list. Rigs in it are never modified.
+type history struct {
+	steps   []*step
+	cur     int
+	version int // bumped by every change, undo and redo included
+	nextID  int
+	savedID int // the step last saved or loaded
+	changes int // changes since then
+	// lastMap is the joint map of the last change, for the page's
+	// selection; nil when joints kept their ids.
+	lastMap []rig.JointID
+}
+
+func newHistory(first *step) history {
+	first.id = 1
+	return history{steps: []*step{first}, version: 1, nextID: 2, savedID: 1}
+}
+
+func (h *history) current() *step { return h.steps[h.cur] }
+func (h *history) canUndo() bool  { return h.cur > 0 }
+func (h *history) canRedo() bool  { return h.cur+1 < len(h.steps) }
+
+// push makes st the current rig, dropping the redo branch.
+func (h *history) push(st *step) {
+	st.id = h.nextID
+	h.nextID++
+	h.steps = append(h.steps[:h.cur+1], st)
+	if len(h.steps) > maxSteps {
+		h.steps = append(h.steps[:0], h.steps[len(h.steps)-maxSteps:]...)
+	}
+	h.cur = len(h.steps) - 1
+	h.changed(st.jointMap)
+}
+
+func (h *history) undo() bool {
+	if !h.canUndo() {
+		return false
+	}
+	gone := h.steps[h.cur]
+	h.cur--
+	h.changed(invert(gone.jointMap, gone.rig.Skeleton.Len()))
+	return true
+}
+
+func (h *history) redo() bool {
+	if !h.canRedo() {
+		return false
+	}
+	h.cur++
+	h.changed(h.current().jointMap)
+	return true
+}
+
+func (h *history) changed(m []rig.JointID) {
+	h.version++
+	h.changes++
+	h.lastMap = m
+}
+
+// saved marks the current rig as saved.
+func (h *history) saved() {
+	h.savedID = h.current().id
+	h.changes = 0
+}
+
+// unsaved counts the changes since the current rig was saved or loaded;
+// 0 when the current rig is that one (an undo back to it included).
+func (h *history) unsaved() int {
+	if h.current().id == h.savedID {
+		return 0
+	}
+	return max(h.changes, 1)
+}
+
+// invert turns a map from old joints to new ones (-1: removed) into the
+// map from the newLen new joints to the old ones (-1: added); nil stays nil.
+func invert(m []rig.JointID, newLen int) []rig.JointID {
+	if m == nil {
+		return nil
+	}
+	out := make([]rig.JointID, newLen)
+	for i := range out {
+		out[i] = -1
+	}
+	for from, to := range m {
+		if to >= 0 && int(to) < newLen {
+			out[to] = rig.JointID(from)
+		}
+	}
+	return out
+}
