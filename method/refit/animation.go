@@ -1,0 +1,253 @@
+package refit
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"github.com/meshrig/meshrig/linalg"
+	"github.com/meshrig/meshrig/mesh"
+	"github.com/meshrig/meshrig/method"
+	"github.com/meshrig/meshrig/method/skinning"
+	"github.com/meshrig/meshrig/rig"
+	"github.com/meshrig/meshrig/seq"
+)
+
+// finalSweeps bounds the rotation sweeps of the last fit, after the last
+// weight solve (as method/ledeng's last fit).
+const finalSweeps = 30
+
+// Animation fits r, whose skeleton is held fixed, to the animation s: skin
+// weights and, per frame, joint rotations and the root translation (what
+// o.Solve asks for; the rest is kept from r). s must have r.Mesh's vertex
+// count; its frames are taken against r.Mesh as the rest pose, and the
+// result has one clip per clip of s (with o.Solve == Weights: r's clips,
+// which must then cover s's frames).
+//
+// The result keeps r's joints — names, order, parents and heads, bit for
+// bit unless o.RefineJoints — and its mesh. Work happens in unit-sphere
+// coordinates (method.UnitSphere) on the model of method/skinning. Start:
+// r's skin when it fits the mesh, else each vertex on the joint of its
+// nearest bone; r's clips when they have s's frame count or rigid fits of
+// each joint's vertices, whichever reproduces s better. Then rounds of
+// exact hierarchical rotation fits (skinning.FitRotations: the root also
+// translates) and per-vertex weight solves, until a round gains less than
+// o.Tolerance; no step raises the fit's error, so an unedited rig comes
+// back no worse than it went in.
+//
+// It fails on a rig without mesh or with an invalid skeleton, on a vertex
+// count that differs from s's, and when ctx is done.
+func Animation(ctx context.Context, r *rig.Rig, s *seq.Sequence, o Options) (*rig.Rig, Report, error) {
+	o = o.withDefaults()
+	if err := checkInputs(r, s); err != nil {
+		return nil, Report{}, err
+	}
+	var rep Report
+	us := method.NewUnitSphere(r.Mesh.Verts)
+	nj := r.Skeleton.Len()
+	p := &skinning.Model{N: s.N(), F: s.F(), Rest: us.To(nil, r.Mesh.Verts), Frames: us.To(nil, s.Frames), B: nj}
+	p.Top = mesh.NewTopology(r.Mesh)
+	h := hierarchy(&r.Skeleton, us)
+	near := nearestBones(p.Rest, &r.Skeleton, h.Head)
+
+	// Start: weights.
+	switch {
+	case skinFits(r):
+		p.WB, p.WW = slots(r.Skin)
+		rep.WeightsFrom = "skin"
+	case o.Solve == Motion:
+		return nil, Report{}, fmt.Errorf("refit: the rig's skin does not fit its mesh, and only the motion was to be solved")
+	default:
+		label := make([]int32, p.N)
+		for i := range label {
+			label[i] = near[i][0]
+		}
+		p.SetRigidWeights(label)
+		rep.WeightsFrom = "proximity"
+	}
+	// Start: motion.
+	fromClips := clipTransforms(r, s.F(), us)
+	if o.Solve == Weights {
+		if fromClips == nil {
+			return nil, Report{}, fmt.Errorf("refit: the rig's clips do not have the animation's %d frames, so its motion cannot be kept", s.F())
+		}
+		p.M = fromClips
+		rep.MotionFrom = "clips"
+	} else {
+		p.M = rigidFits(p, h)
+		p.Constrain(h)
+		rep.MotionFrom = "rigid fits"
+		if fromClips != nil {
+			rigid := p.M
+			p.M = fromClips
+			p.Constrain(h)
+			if e := p.SSE(); e <= sse(p, rigid) {
+				rep.MotionFrom = "clips"
+			} else {
+				p.M = rigid
+			}
+		}
+	}
+	diag := mesh.Diagonal(p.Rest)
+	percent := func(e float64) float64 { return 100 * math.Sqrt(e/float64(p.N*p.F)) / diag }
+	rep.StartRMSEPercent = percent(p.SSE())
+
+	ws := &weightSolver{p: p, k: o.MaxInfluences, near: near}
+	prev := -1.0
+	for it := 0; it < o.Iterations; it++ {
+		if err := ctx.Err(); err != nil {
+			return nil, Report{}, err
+		}
+		var e float64
+		if o.Solve != Weights {
+			e = p.FitRotations(h, skinning.FitSweeps)
+			if o.RefineJoints {
+				p.FitJoints(&h)
+			}
+		}
+		if o.Solve != Motion {
+			ws.update()
+		}
+		if o.Solve == Weights {
+			e = p.SSE()
+		}
+		rep.Rounds = it + 1
+		o.Progress.Report("refit", it+1, o.Iterations)
+		if o.Tolerance > 0 && prev >= 0 && prev-e < o.Tolerance*prev {
+			break
+		}
+		prev = e
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, Report{}, err
+	}
+	if o.Solve != Weights {
+		p.FitRotations(h, finalSweeps)
+	}
+	rep.RMSEPercent = percent(p.SSE())
+	out := export(r, s, p, h, us, o, fromClips != nil && rep.MotionFrom == "clips")
+	return out, rep, out.Validate()
+}
+
+// checkInputs refuses what Animation cannot fit.
+func checkInputs(r *rig.Rig, s *seq.Sequence) error {
+	if r == nil || r.Mesh == nil {
+		return fmt.Errorf("refit: the rig has no mesh")
+	}
+	if err := r.Skeleton.Validate(); err != nil {
+		return fmt.Errorf("refit: %w", err)
+	}
+	if s == nil {
+		return fmt.Errorf("refit: no animation")
+	}
+	if err := s.Validate(); err != nil {
+		return fmt.Errorf("refit: %w", err)
+	}
+	if len(r.Mesh.Verts) != s.N() {
+		return fmt.Errorf("refit: the rig has %d vertices, the animation %d", len(r.Mesh.Verts), s.N())
+	}
+	if s.F() == 0 {
+		return fmt.Errorf("refit: the animation has no frames")
+	}
+	return nil
+}
+
+// hierarchy is the skeleton as method/skinning's bones: bone j is joint j,
+// heads in unit-sphere units. Joints are listed parents first, so index
+// order is a root-to-leaves order.
+func hierarchy(sk *rig.Skeleton, us method.UnitSphere) skinning.Hierarchy {
+	n := sk.Len()
+	h := skinning.Hierarchy{Order: make([]int32, n), Parent: make([]int32, n), Head: make([]linalg.Vec3, n)}
+	for j, jt := range sk.Joints {
+		h.Order[j] = int32(j)
+		h.Parent[j] = int32(jt.Parent)
+		h.Head[j] = jt.Head.Sub(us.Center).Scale(us.Scale)
+	}
+	h.Prior = append([]linalg.Vec3(nil), h.Head...)
+	return h
+}
+
+// skinFits reports whether r's skin can start the fit.
+func skinFits(r *rig.Rig) bool {
+	return len(r.Skin) == len(r.Mesh.Verts) && r.Skin.Validate(r.Skeleton.Len()) == nil
+}
+
+// slots converts a skin to the model's weight slots.
+func slots(skin rig.Skin) ([]int32, []float64) {
+	wb := make([]int32, len(skin)*skinning.MaxK)
+	ww := make([]float64, len(skin)*skinning.MaxK)
+	for i, in := range skin {
+		for k := 0; k < skinning.MaxK; k++ {
+			wb[i*skinning.MaxK+k] = -1
+			if in.Weight[k] > 0 {
+				wb[i*skinning.MaxK+k], ww[i*skinning.MaxK+k] = int32(in.Joint[k]), in.Weight[k]
+			}
+		}
+	}
+	return wb, ww
+}
+
+// clipTransforms returns r's clips played in order as per-frame skin
+// transforms in unit-sphere units (frame f joint j at f·J+j), or nil when
+// the clips do not hold exactly frames frames or are invalid.
+func clipTransforms(r *rig.Rig, frames int, us method.UnitSphere) []linalg.Affine {
+	nj := r.Skeleton.Len()
+	total := 0
+	for k := range r.Clips {
+		if r.Clips[k].Validate(nj) != nil {
+			return nil
+		}
+		total += r.Clips[k].Frames
+	}
+	if total != frames || total == 0 {
+		return nil
+	}
+	out := make([]linalg.Affine, 0, frames*nj)
+	var pose, mats []linalg.Affine
+	for k := range r.Clips {
+		for f := 0; f < r.Clips[k].Frames; f++ {
+			pose = r.Skeleton.Pose(&r.Clips[k], f, pose)
+			mats = r.Skeleton.SkinMatrices(pose, mats)
+			for _, m := range mats {
+				out = append(out, toUnit(m, us))
+			}
+		}
+	}
+	return out
+}
+
+// toUnit maps a model-space transform x → Rx + T to unit-sphere units:
+// x' = s(x−c) gives x' → Rx' + s(Rc + T − c).
+func toUnit(m linalg.Affine, us method.UnitSphere) linalg.Affine {
+	return linalg.Affine{M: m.M, T: m.M.MulVec(us.Center).Add(m.T).Sub(us.Center).Scale(us.Scale)}
+}
+
+// fromUnit is toUnit's inverse: x → Rx + (T'/s + c − Rc).
+func fromUnit(m linalg.Affine, us method.UnitSphere) linalg.Affine {
+	return linalg.Affine{M: m.M, T: m.T.Scale(1 / us.Scale).Add(us.Center).Sub(m.M.MulVec(us.Center))}
+}
+
+// rigidFits gives every joint, in every frame, the rigid transform that
+// best maps its vertices (by weight) to the frame; a joint moving no
+// vertex takes its parent's.
+func rigidFits(p *skinning.Model, h skinning.Hierarchy) []linalg.Affine {
+	m := p.FitWeighted()
+	mass := p.BoneMass()
+	for _, b := range h.Order {
+		if pb := h.Parent[b]; pb >= 0 && mass[b] == 0 {
+			for f := 0; f < p.F; f++ {
+				m[f*p.B+int(b)] = m[f*p.B+int(pb)]
+			}
+		}
+	}
+	return m
+}
+
+// sse is p's data term under the transforms m, p.M left as it was.
+func sse(p *skinning.Model, m []linalg.Affine) float64 {
+	keep := p.M
+	p.M = m
+	e := p.SSE()
+	p.M = keep
+	return e
+}
