@@ -1,0 +1,29 @@
+// Package edit holds the skeleton edits a viewer offers — move a joint,
+// split a bone, add a child, remove a joint, reparent, pick the root,
+// rename — as pure functions on a *rig.Rig. Each returns a new, validated
+// rig (sharing the input's Mesh, never changing the input) or a one-line
+// error saying what is wrong; the weights and motion it carries over are
+// a starting point for solving them again on the edited skeleton.
+//
+// Joints stay listed parents first, root first; an edit that changes the
+// hierarchy may renumber joints, and says how (an old→new id map, Removed
+// for a removed joint) so a caller can keep its selection. Skin joint ids
+// and clip tracks follow. New joints are named joint_NN, the first number
+// no joint has, and carry no weight.
+//
+// In the clips, every joint keeps its global rotation, and its skin
+// transform exactly wherever its translation track is free (the root's,
+// a free bone's). A rigid bone — a non-root track at its rest offset, as
+// in every skeletal rig — stays rigid at its edited rest offset, which is
+// where an edit can change the motion: MoveJoint of a non-root joint,
+// RemoveJoint, Reparent and SetRoot move a subtree by where the rotations
+// it used to hang from differ from the new ones. SplitBone, AddChild,
+// Rename and MoveJoint of the root (or of a weightless leaf) change no
+// vertex's playback.
+//
+//	r, ids, err := edit.RemoveJoint(r, elbow) // ids[k]: old joint k's new id
+//	r, wrist2, err := edit.SplitBone(r, ids[wrist], 0.5)
+//
+// Apply performs an Op decoded from a viewer's JSON, checking every field
+// it reads.
+package edit
