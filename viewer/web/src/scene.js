@@ -1,0 +1,90 @@
+// The 3D view: renderer, camera, orbit controls, lights and the render loop.
+// Frames are drawn on demand (a change, a drag, playback), not continuously.
+import * as THREE from 'three';
+import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
+
+export class View {
+  constructor(canvas) {
+    this.canvas = canvas;
+    this.renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
+    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
+    this.scene = new THREE.Scene();
+    this.scene.background = new THREE.Color(0x2b2f36);
+    this.camera = new THREE.PerspectiveCamera(40, 1, 0.01, 100);
+    this.controls = new OrbitControls(this.camera, canvas);
+    this.controls.addEventListener('change', () => this.invalidate());
+    this.scene.add(new THREE.HemisphereLight(0xffffff, 0x444455, 1.6));
+    const sun = new THREE.DirectionalLight(0xffffff, 1.6);
+    sun.position.set(1, 2, 1.5);
+    this.camera.add(sun); // light follows the camera so every side is lit
+    this.scene.add(this.camera);
+    this.dirty = true;
+    this.onTick = []; // functions (dtSeconds) run before each drawn frame
+    this.onDrawn = []; // functions run after each drawn frame
+    this.animating = () => false; // true while something moves every frame
+    new ResizeObserver(() => this.resize()).observe(canvas.parentElement);
+    this.resize();
+  }
+
+  /** invalidate asks for a redraw on the next animation frame. */
+  invalidate() {
+    this.dirty = true;
+  }
+
+  resize() {
+    const el = this.canvas.parentElement;
+    const w = Math.max(1, el.clientWidth);
+    const h = Math.max(1, el.clientHeight);
+    this.renderer.setSize(w, h, false);
+    this.camera.aspect = w / h;
+    this.camera.updateProjectionMatrix();
+    this.invalidate();
+  }
+
+  /** frame points the camera at box (a THREE.Box3) from the front, a little above. */
+  frame(box) {
+    const c = box.getCenter(new THREE.Vector3());
+    const r = Math.max(box.getSize(new THREE.Vector3()).length() / 2, 1e-6);
+    const dist = r / Math.sin(THREE.MathUtils.degToRad(this.camera.fov / 2));
+    this.camera.near = dist / 100;
+    this.camera.far = dist * 100;
+    this.camera.position.copy(c).add(new THREE.Vector3(0.35, 0.3, 1).normalize().multiplyScalar(dist));
+    this.camera.updateProjectionMatrix();
+    this.controls.target.copy(c);
+    this.controls.update();
+    this.invalidate();
+  }
+
+  /** start runs the render loop. */
+  start() {
+    let last = performance.now();
+    const loop = (now) => {
+      const dt = Math.min((now - last) / 1000, 0.25);
+      last = now;
+      if (this.dirty || this.animating()) {
+        this.dirty = false;
+        for (const f of this.onTick) f(dt, now);
+        this.renderer.render(this.scene, this.camera);
+        for (const f of this.onDrawn) f(now);
+      }
+      requestAnimationFrame(loop);
+    };
+    requestAnimationFrame(loop);
+  }
+
+  /** toScreen returns the client (page) coordinates of world point p. */
+  toScreen(p) {
+    const v = p.clone().project(this.camera);
+    const r = this.canvas.getBoundingClientRect();
+    return { x: r.left + ((v.x + 1) / 2) * r.width, y: r.top + ((1 - v.y) / 2) * r.height, visible: v.z < 1 };
+  }
+
+  /** ray returns a raycaster through the client point (x, y). */
+  ray(x, y) {
+    const r = this.canvas.getBoundingClientRect();
+    const ndc = new THREE.Vector2(((x - r.left) / r.width) * 2 - 1, -((y - r.top) / r.height) * 2 + 1);
+    const rc = new THREE.Raycaster();
+    rc.setFromCamera(ndc, this.camera);
+    return rc;
+  }
+}
