@@ -49,7 +49,9 @@ func newEvaluator(doc *gltflib.Document, g *graph, prims []prim) (*evaluator, er
 		ev.ibm[s] = m
 	}
 	for _, p := range prims {
-		ev.nverts += len(p.pos)
+		if !p.alias {
+			ev.nverts += len(p.pos)
+		}
 	}
 	return ev, nil
 }
@@ -94,6 +96,9 @@ func (ev *evaluator) frame(c *clip, t float64, out []linalg.Vec3) []linalg.Affin
 func (ev *evaluator) pose(global []linalg.Affine, weights map[int][]float64, bind bool, out []linalg.Vec3) {
 	mats := make([][]linalg.Affine, len(ev.doc.Skins))
 	for _, p := range ev.prims {
+		if p.alias {
+			continue
+		}
 		w := weights[p.node]
 		if w == nil {
 			w = morphWeights(ev.doc, p.node)

@@ -2,6 +2,8 @@ package gltf
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	gltflib "github.com/qmuntal/gltf"
 
@@ -13,17 +15,27 @@ import (
 type prim struct {
 	node, skin int // skin -1 when unskinned
 	first      int // index of its first vertex in the combined mesh
-	pos        []linalg.Vec3
-	targets    [][]linalg.Vec3 // morph-target position offsets
-	tris       [][3]int        // local vertex indices
-	skinW      []rig.Influence // four largest; joint slots index the skin's joint list
-	allW       *influences     // every influence, when some vertex has more than four
+	// alias marks a primitive drawing the vertices of an earlier one of
+	// the same node (every attribute accessor shared, as exporters write a
+	// mesh split by material): its vertices are that one's, not new.
+	alias   bool
+	pos     []linalg.Vec3
+	targets [][]linalg.Vec3 // morph-target position offsets
+	tris    [][3]int        // local vertex indices
+	skinW   []rig.Influence // four largest; joint slots index the skin's joint list
+	allW    *influences     // every influence, when some vertex has more than four
+	looks   looks           // what the surface shows: UVs, normals, colours, material
 }
 
 // primitives gathers every triangle primitive of the scene's mesh nodes.
 func primitives(doc *gltflib.Document, g *graph) ([]prim, error) {
 	var out []prim
 	first := 0
+	type owner struct {
+		attrs   gltflib.PrimitiveAttributes
+		targets []gltflib.PrimitiveAttributes
+		first   int
+	}
 	for _, ni := range g.order {
 		nd := doc.Nodes[ni]
 		if nd.Mesh == nil {
@@ -40,6 +52,7 @@ func primitives(doc *gltflib.Document, g *graph) ([]prim, error) {
 				return nil, fmt.Errorf("node %d: skin %d does not exist", ni, skin)
 			}
 		}
+		var owners []owner
 		for pi, p := range doc.Meshes[mi].Primitives {
 			if p == nil {
 				continue
@@ -52,7 +65,16 @@ func primitives(doc *gltflib.Document, g *graph) ([]prim, error) {
 				continue
 			}
 			pr.node, pr.first = ni, first
-			first += len(pr.pos)
+			for _, o := range owners {
+				if maps.Equal(o.attrs, p.Attributes) && slices.EqualFunc(o.targets, p.Targets, maps.Equal) {
+					pr.first, pr.alias = o.first, true
+					break
+				}
+			}
+			if !pr.alias {
+				owners = append(owners, owner{p.Attributes, p.Targets, first})
+				first += len(pr.pos)
+			}
 			out = append(out, pr)
 		}
 	}
@@ -139,6 +161,9 @@ func readPrim(doc *gltflib.Document, p *gltflib.Primitive, skin int) (prim, bool
 			return pr, false, fmt.Errorf("morph target %d has %d values for %d vertices", ti, len(d), n)
 		}
 		pr.targets = append(pr.targets, vec3s(d))
+	}
+	if pr.looks, err = readLooks(doc, p, n); err != nil {
+		return pr, false, err
 	}
 	if skin >= 0 {
 		if pr.skinW, pr.allW, err = readSkinWeights(doc, p, n, len(doc.Skins[skin].Joints)); err != nil {

@@ -85,7 +85,7 @@ func ReadScene(fsys fs.FS, name string, opt format.SceneOptions) (sc *format.Sce
 	if err != nil {
 		return nil, err
 	}
-	if sc, err = newScene(doc, opt); err != nil {
+	if sc, err = newScene(doc, opt, guard); err != nil {
 		return nil, err
 	}
 	sc.Files = append([]string{name}, guard.opened...)
@@ -184,8 +184,8 @@ func compressed(ext string) bool {
 	return ext == "KHR_draco_mesh_compression" || ext == "EXT_meshopt_compression"
 }
 
-// newScene evaluates the document.
-func newScene(doc *gltflib.Document, opt format.SceneOptions) (*format.Scene, error) {
+// newScene evaluates the document; side serves the image files beside it.
+func newScene(doc *gltflib.Document, opt format.SceneOptions, side fs.FS) (*format.Scene, error) {
 	for _, ext := range doc.ExtensionsRequired {
 		if compressed(ext) {
 			return nil, fmt.Errorf("extension %s: %w (decompress the file first, e.g. with gltf-transform)", ext, format.ErrUnsupported)
@@ -230,6 +230,9 @@ func newScene(doc *gltflib.Document, opt format.SceneOptions) (*format.Scene, er
 	}
 	rest, err := ev.restMesh()
 	if err != nil {
+		return nil, err
+	}
+	if rest.Surface, err = readSurface(doc, prims, g.globals(g.rest), len(rest.Verts), len(rest.Tris), side); err != nil {
 		return nil, err
 	}
 	sc := &format.Scene{Mesh: rest}

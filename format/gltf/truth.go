@@ -116,7 +116,7 @@ func newTruth(doc *gltflib.Document, ev *evaluator, clips []clip, rest *mesh.Mes
 	var loose []pending
 	stillRoot := roots > 1
 	for _, p := range ev.prims {
-		if p.skin >= 0 {
+		if p.skin >= 0 || p.alias {
 			continue
 		}
 		s := nearest(p.node)
@@ -146,7 +146,7 @@ func newTruth(doc *gltflib.Document, ev *evaluator, clips []clip, rest *mesh.Mes
 	t.node, t.ibm = node, ibm
 	t.skin = make(rig.Skin, len(rest.Verts))
 	for _, p := range ev.prims {
-		if p.skin < 0 {
+		if p.skin < 0 || p.alias {
 			continue
 		}
 		for i, in := range p.skinW {

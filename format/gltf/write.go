@@ -10,13 +10,19 @@ import (
 
 	"github.com/meshrig/meshrig/format"
 	"github.com/meshrig/meshrig/linalg"
-	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/rig"
 )
 
 // Write writes r as a binary glTF 2.0 file (GLB), or with opt.JSON as a
 // .gltf JSON file with its buffer embedded as a base64 data: uri (a third
-// larger, one file all the same): the rest mesh with normals, a skin with inverse bind matrices over the joint node hierarchy
+// larger, one file all the same): the rest mesh with normals (the mesh
+// surface's own, else smooth ones) and what its mesh.Surface keeps — every
+// UV set (TEXCOORD_n) and colour set (COLOR_n), a primitive per part with
+// its material, materials with their textures, samplers and images
+// embedded (PNG and JPEG with their bytes; others are left out), vertices
+// in the mesh's order, with a vertex whose corners carry different
+// per-corner values (OBJ seams) written once per combination after
+// them —, a skin with inverse bind matrices over the joint node hierarchy
 // (identity rest rotations, translations = rest offsets), and one
 // animation per clip with a rotation channel per joint, a translation
 // channel on the root, and translation channels on any other joint whose
@@ -47,11 +53,11 @@ func Write(w io.Writer, r *rig.Rig, opt format.WriteOptions) error {
 		}
 	}
 	meshNode := len(doc.Nodes)
-	prim, err := writeMesh(doc, r)
+	prims, err := writeMesh(doc, r)
 	if err != nil {
 		return err
 	}
-	doc.Meshes = []*gltflib.Mesh{{Name: "mesh", Primitives: []*gltflib.Primitive{prim}}}
+	doc.Meshes = []*gltflib.Mesh{{Name: "mesh", Primitives: prims}}
 	ibm := make([][4][4]float32, nj)
 	for j, jt := range r.Skeleton.Joints {
 		ibm[j] = mat4f(linalg.Translation(jt.Head.Scale(-1)))
@@ -77,6 +83,8 @@ func Write(w io.Writer, r *rig.Rig, opt format.WriteOptions) error {
 			return err
 		}
 	}
+	// Images last: their byte lengths need not keep the accessors' alignment.
+	writeMaterials(doc, r.Mesh.Surface)
 	enc := gltflib.NewEncoder(w)
 	enc.AsBinary = !opt.JSON
 	if opt.JSON {
@@ -87,71 +95,96 @@ func Write(w io.Writer, r *rig.Rig, opt format.WriteOptions) error {
 	return enc.Encode(doc)
 }
 
-// writeMesh adds the rest mesh's accessors and returns its primitive.
-func writeMesh(doc *gltflib.Document, r *rig.Rig) (*gltflib.Primitive, error) {
+// writeMesh adds the rest mesh's accessors and returns its primitives:
+// one per part of the mesh's surface (one in all without parts), sharing
+// the vertex attributes, each with its part's material.
+func writeMesh(doc *gltflib.Document, r *rig.Rig) ([]*gltflib.Primitive, error) {
 	m := r.Mesh
-	n := len(m.Verts)
+	l := newLayout(m)
+	n := len(l.src)
 	pos := make([][3]float32, n)
-	for i, v := range m.Verts {
-		pos[i] = [3]float32{float32(v[0]), float32(v[1]), float32(v[2])}
-	}
-	nrm := make([][3]float32, n)
-	for i, v := range mesh.VertexNormals(m.Verts, m.Tris) {
-		nrm[i] = unit32(v)
-	}
-	var indices any
-	if n < 1<<16 {
-		idx := make([]uint16, 0, 3*len(m.Tris))
-		for _, t := range m.Tris {
-			idx = append(idx, uint16(t[0]), uint16(t[1]), uint16(t[2]))
-		}
-		indices = idx
-	} else {
-		idx := make([]uint32, 0, 3*len(m.Tris))
-		for _, t := range m.Tris {
-			idx = append(idx, uint32(t[0]), uint32(t[1]), uint32(t[2]))
-		}
-		indices = idx
+	for w, v := range l.src {
+		p := m.Verts[v]
+		pos[w] = [3]float32{float32(p[0]), float32(p[1]), float32(p[2])}
 	}
 	var joints any
 	wts := make([][4]float32, n)
 	if r.Skeleton.Len() <= 256 {
 		j8 := make([][4]uint8, n)
-		for i, in := range r.Skin {
+		for w, v := range l.src {
+			in := r.Skin[v]
 			for k := 0; k < rig.MaxInfluences; k++ {
 				if in.Weight[k] > 0 {
-					j8[i][k] = uint8(in.Joint[k])
+					j8[w][k] = uint8(in.Joint[k])
 				}
 			}
-			wts[i] = weights32(in)
+			wts[w] = weights32(in)
 		}
 		joints = j8
 	} else {
 		j16 := make([][4]uint16, n)
-		for i, in := range r.Skin {
+		for w, v := range l.src {
+			in := r.Skin[v]
 			for k := 0; k < rig.MaxInfluences; k++ {
 				if in.Weight[k] > 0 {
-					j16[i][k] = uint16(in.Joint[k])
+					j16[w][k] = uint16(in.Joint[k])
 				}
 			}
-			wts[i] = weights32(in)
+			wts[w] = weights32(in)
 		}
 		joints = j16
 	}
-	attrs, err := modeler.WritePrimitiveAttributes(doc,
-		modeler.PrimitiveAttribute{Name: gltflib.POSITION, Data: pos},
-		modeler.PrimitiveAttribute{Name: gltflib.NORMAL, Data: nrm},
-		modeler.PrimitiveAttribute{Name: gltflib.JOINTS_0, Data: joints},
-		modeler.PrimitiveAttribute{Name: gltflib.WEIGHTS_0, Data: wts},
-	)
+	attrs := []modeler.PrimitiveAttribute{
+		{Name: gltflib.POSITION, Data: pos},
+		{Name: gltflib.NORMAL, Data: l.normals(m)},
+		{Name: gltflib.JOINTS_0, Data: joints},
+		{Name: gltflib.WEIGHTS_0, Data: wts},
+	}
+	if s := m.Surface; s != nil {
+		for k := range s.UVs {
+			attrs = append(attrs, modeler.PrimitiveAttribute{Name: fmt.Sprintf("TEXCOORD_%d", k), Data: values(l, &s.UVs[k])})
+		}
+		for k := range s.Colors {
+			attrs = append(attrs, modeler.PrimitiveAttribute{Name: fmt.Sprintf("COLOR_%d", k), Data: values(l, &s.Colors[k])})
+		}
+	}
+	written, err := modeler.WritePrimitiveAttributes(doc, attrs...)
 	if err != nil {
 		return nil, err
 	}
-	return &gltflib.Primitive{
-		Attributes: attrs,
-		Indices:    gltflib.Index(modeler.WriteIndices(doc, indices)),
-		Mode:       gltflib.PrimitiveTriangles,
-	}, nil
+	groups, parts := partTris(m, l.tris)
+	var prims []*gltflib.Primitive
+	for g, tris := range groups {
+		p := &gltflib.Primitive{
+			Attributes: written,
+			Indices:    gltflib.Index(modeler.WriteIndices(doc, indices(tris, n))),
+			Mode:       gltflib.PrimitiveTriangles,
+		}
+		if parts[g] >= 0 {
+			if mat := m.Surface.Parts[parts[g]].Material; mat >= 0 {
+				p.Material = gltflib.Index(mat)
+			}
+		}
+		prims = append(prims, p)
+	}
+	return prims, nil
+}
+
+// indices returns the triangles' vertex indices in the smallest unsigned
+// type that holds n vertices.
+func indices(tris [][3]int, n int) any {
+	if n < 1<<16 {
+		idx := make([]uint16, 0, 3*len(tris))
+		for _, t := range tris {
+			idx = append(idx, uint16(t[0]), uint16(t[1]), uint16(t[2]))
+		}
+		return idx
+	}
+	idx := make([]uint32, 0, 3*len(tris))
+	for _, t := range tris {
+		idx = append(idx, uint32(t[0]), uint32(t[1]), uint32(t[2]))
+	}
+	return idx
 }
 
 // weights32 converts weights to float32 so that they still sum to one
