@@ -49,12 +49,37 @@ type SceneOptions struct {
 	FPS float64
 	// Clip keeps only the clip of this name; "" keeps all.
 	Clip string
+	// Object keeps only the object at this path ("/body/bodyShape") of a
+	// file that holds several (Alembic); "" reads every animated mesh as
+	// one.
+	Object string
 	// Frames keeps only these frames of each clip, counted at the
 	// sampling rate; the others are not sampled. The zero value keeps all.
 	Frames FrameRange
 	// Context, when not nil, stops sampling when it is done; the reader
 	// then returns its error.
 	Context context.Context
+}
+
+// ObjectInfo describes one object of a file that holds several (Alembic),
+// for listings such as meshrig info.
+type ObjectInfo struct {
+	// Path is the object's full path; Type its schema
+	// ("AbcGeom_PolyMesh_v1", "AbcGeom_Xform_v3").
+	Path, Type string
+	// Verts and Faces count a mesh's vertices and polygons (0 otherwise).
+	Verts, Faces int
+	// Samples is the number of samples of its animated data (positions or
+	// transform), with their first and last times in seconds, and FPS
+	// their rate when evenly spaced (else 0).
+	Samples    int
+	Start, End float64
+	FPS        float64
+	// FirstVert is where the object's vertices start in the read mesh;
+	// -1 when the object was not read (not a mesh, not animated, not
+	// picked). Note says why, when it was not.
+	FirstVert int
+	Note      string
 }
 
 // Scene is what an animated file holds.
@@ -71,6 +96,9 @@ type Scene struct {
 	// file opened (buffers, images). A Format.Scene reader gives names in
 	// its fs.FS; ReadScene turns them into paths.
 	Files []string
+	// Objects lists the file's objects, for a format that holds several
+	// (Alembic); nil otherwise.
+	Objects []ObjectInfo
 }
 
 // WriteOptions controls writers.

@@ -30,6 +30,9 @@ type LoadOptions struct {
 	FPS float64
 	// Clip keeps only the scene clip of this name.
 	Clip string
+	// Object keeps only the object at this path of a scene file that
+	// holds several (Alembic).
+	Object string
 	// Frames keeps frames First to Last of every clip (see FrameRange):
 	// of each folder, glob, point cache and scene animation, and of the
 	// mesh files given one by one. Mesh files outside it are not read and
@@ -52,6 +55,9 @@ type Input struct {
 	// the rest mesh, the frames' mesh files, point caches, and scene files
 	// with their side files (buffers).
 	Files []string
+	// Objects lists the objects of the scene files that hold several
+	// (Alembic), for listings; see ObjectInfo.
+	Objects []ObjectInfo
 }
 
 // part is one clip's worth of input before the rest pose is settled.
@@ -124,11 +130,12 @@ func Load(args []string, opt LoadOptions) (*Input, error) {
 		if err := opt.Context.Err(); err != nil {
 			return nil, err
 		}
-		s, truth, files, err := p.load(rest, opt)
+		s, truth, files, objects, err := p.load(rest, opt)
 		if err != nil {
 			return nil, err
 		}
 		in.Files = append(in.Files, files...)
+		in.Objects = append(in.Objects, objects...)
 		if rest == nil {
 			rest = s.Rest
 		}
@@ -305,18 +312,27 @@ func clipName(path string) string {
 }
 
 // load reads one part. rest may be nil, then the part supplies its own.
-func (p part) load(rest *mesh.Mesh, opt LoadOptions) (*seq.Sequence, *rig.Rig, []string, error) {
+func (p part) load(rest *mesh.Mesh, opt LoadOptions) (*seq.Sequence, *rig.Rig, []string, []ObjectInfo, error) {
 	fps := opt.FPS
 	switch {
 	case p.scene != "":
-		sc, err := ReadScene(p.scene, SceneOptions{FPS: fps, Clip: opt.Clip, Frames: opt.Frames, Context: opt.Context})
+		sc, err := ReadScene(p.scene, SceneOptions{FPS: fps, Clip: opt.Clip, Object: opt.Object, Frames: opt.Frames, Context: opt.Context})
 		if err != nil {
-			return nil, nil, nil, err
+			return nil, nil, nil, nil, err
 		}
 		if sc.Sequence == nil {
-			return nil, nil, nil, fmt.Errorf("%s: %w: the file has no animation", p.scene, ErrNoFrames)
+			return nil, nil, nil, nil, fmt.Errorf("%s: %w: the file has no animation", p.scene, ErrNoFrames)
 		}
-		return sc.Sequence, sc.Rig, sc.Files, nil
+		return sc.Sequence, sc.Rig, sc.Files, sc.Objects, nil
+	}
+	s, truth, files, err := p.loadFrames(rest, opt)
+	return s, truth, files, nil, err
+}
+
+// loadFrames reads a point cache or per-frame mesh files.
+func (p part) loadFrames(rest *mesh.Mesh, opt LoadOptions) (*seq.Sequence, *rig.Rig, []string, error) {
+	fps := opt.FPS
+	switch {
 	case p.cache != "":
 		if rest == nil {
 			return nil, nil, nil, fmt.Errorf("%s: a point cache needs a rest mesh: give --rest FILE or one mesh file beside it", p.cache)

@@ -43,6 +43,25 @@ func describe(w io.Writer, in *format.Input) {
 	for _, c := range s.Clips {
 		fmt.Fprintf(w, "  clip %-20q frames %d–%d at %.5g fps\n", c.Name, c.Start+1, c.End, c.FPS)
 	}
+	for _, o := range in.Objects {
+		fmt.Fprintf(w, "  object %s  %s", o.Path, o.Type)
+		if o.Verts > 0 {
+			fmt.Fprintf(w, "  %d vertices, %s", o.Verts, count(o.Faces, "face"))
+		}
+		if o.Samples > 0 {
+			fmt.Fprintf(w, "  %s %.5g–%.5g s", count(o.Samples, "sample"), o.Start, o.End)
+			if o.FPS > 0 {
+				fmt.Fprintf(w, " (%.5g fps)", o.FPS)
+			}
+		}
+		switch {
+		case o.FirstVert >= 0:
+			fmt.Fprintf(w, "  read: vertices %d–%d", o.FirstVert+1, o.FirstVert+o.Verts)
+		case o.Note != "":
+			fmt.Fprintf(w, "  %s", o.Note)
+		}
+		fmt.Fprintln(w)
+	}
 	if r := in.Truth; r != nil {
 		fmt.Fprintf(w, "rig         %s, %s, skeletal: %v\n", count(r.Skeleton.Len(), "joint"), count(len(r.Clips), "clip"), r.Skeletal())
 	}

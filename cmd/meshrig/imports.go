@@ -2,6 +2,7 @@ package main
 
 // The formats meshrig reads and writes register themselves.
 import (
+	_ "github.com/meshrig/meshrig/format/abc"
 	_ "github.com/meshrig/meshrig/format/collada"
 	_ "github.com/meshrig/meshrig/format/gltf"
 	_ "github.com/meshrig/meshrig/format/libigl"
