@@ -4,6 +4,7 @@ package main
 import (
 	_ "github.com/meshrig/meshrig/format/abc"
 	_ "github.com/meshrig/meshrig/format/collada"
+	_ "github.com/meshrig/meshrig/format/fbx"
 	_ "github.com/meshrig/meshrig/format/gltf"
 	_ "github.com/meshrig/meshrig/format/libigl"
 	_ "github.com/meshrig/meshrig/format/mdd"

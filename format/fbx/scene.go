@@ -1,0 +1,266 @@
+package fbx
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"math"
+	"unsafe"
+
+	"github.com/meshrig/meshrig/format"
+	"github.com/meshrig/meshrig/internal/par"
+	"github.com/meshrig/meshrig/linalg"
+	"github.com/meshrig/meshrig/rig"
+	"github.com/meshrig/meshrig/seq"
+)
+
+// maxSampleBytes bounds what sampling may allocate.
+const maxSampleBytes = 1.5 * (1 << 30)
+
+// maxFrames bounds one clip's frame count.
+const maxFrames = 1 << 24
+
+// ReadScene reads the binary FBX file name from fsys.
+//
+// Scene.Mesh joins every mesh model's geometry in file order, its control
+// points in file order (so vertex order is kept) placed in the bind pose:
+// the mesh's BindPose matrix, else its first cluster's
+// TransformLink·Transform, else its rest transform, times the geometric
+// transform. Polygons are split into triangle fans as OBJ's are. Coordinates
+// are in the file's units and axes (GlobalSettings' UpAxis and
+// UnitScaleFactor are not applied).
+//
+// Each AnimationStack that keys some model's Lcl Translation, Rotation or
+// Scaling (or only opt.Clip) becomes a clip of Scene.Sequence, sampled from
+// its first to its last key at opt.FPS or, with 0, the file's frame rate
+// (TimeMode; 30 fps when it has none), in n+1 evenly spaced frames with n
+// = ⌈span·fps⌉ (the rate rises to n/span when the span is not a whole
+// number of frames). Models evaluate the FBX SDK's transform chain
+// (Transform.Local) with Euler rotation orders and InheritType; skinned
+// vertices move by every influence of their clusters,
+// Σ w·G_link(t)·Transform·v, with the clusters' link mode. So
+// Scene.Sequence is the file's own playback, ground truth for eval.
+//
+// Scene.Rig is the file's skeleton, skin and motion when every mesh is
+// skinned: joints are the clusters' links with their LimbNode/Limb/Null
+// ancestors (a still "root" above a forest), heads from TransformLink (the
+// ancestors' from the bind pose), each vertex's four largest weights
+// renormalised, and per clip the joints' LBS transforms turned into
+// rotations and translations (rig.ClipFromSkinMatrices). Joints that
+// translate freely keep their translations (a free rig, as glTF's reader
+// gives); joints that scale or vertices with more than four influences
+// make the rig an approximation of Scene.Sequence.
+//
+// Errors: a malformed file is a *format.ParseError with the byte offset;
+// ASCII FBX and other versions than 7.x are format.ErrUnsupported; a
+// truncated file wraps format.ErrTruncated. Sizes are checked against the
+// file before anything is allocated, and sampling more than 1.5 GiB is
+// refused before it starts.
+func ReadScene(fsys fs.FS, name string, opt format.SceneOptions) (*format.Scene, error) {
+	if opt.FPS < 0 || math.IsNaN(opt.FPS) || math.IsInf(opt.FPS, 0) {
+		return nil, fmt.Errorf("sampling rate %v fps: want a positive number, or 0 for the file's own", opt.FPS)
+	}
+	if err := opt.Frames.Validate(); err != nil {
+		return nil, err
+	}
+	data, err := readAll(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	s, err := load(data)
+	if err != nil {
+		return nil, err
+	}
+	sc, err := s.scene(opt)
+	if err != nil {
+		return nil, err
+	}
+	sc.Files = []string{name}
+	return sc, nil
+}
+
+// timing is one clip's sampling: frames lo..hi-1 of count, frame k at
+// first + k·span/(count−1) ticks.
+type timing struct {
+	first, span int64
+	count       int
+	fps         float64
+	lo, hi      int
+}
+
+func (tm timing) at(k int) int64 {
+	if tm.count <= 1 {
+		return tm.first
+	}
+	return tm.first + int64(math.Round(float64(tm.span)*float64(k)/float64(tm.count-1)))
+}
+
+// timingOf samples a stack at fps or finer, ending on its last key.
+func timingOf(a *anim, fps float64) timing {
+	span := a.last - a.first
+	sec := float64(span) / Ticks
+	x := sec * fps
+	n := 0
+	if x > 0 {
+		n = maxFrames - 1
+		if x < maxFrames-1 {
+			n = int(math.Ceil(x))
+			if r := math.Round(x); math.Abs(x-r) <= 1e-6*max(1, x) {
+				n = int(r)
+			}
+		}
+	}
+	tm := timing{first: a.first, span: span, count: n + 1, fps: fps}
+	if n > 0 {
+		tm.fps = float64(n) / sec
+		if math.Abs(tm.fps-fps) <= 1e-6*fps {
+			tm.fps = fps
+		}
+	}
+	return tm
+}
+
+// scene samples the stacks into a Scene.
+func (s *sceneData) scene(opt format.SceneOptions) (*format.Scene, error) {
+	sc := &format.Scene{Mesh: s.rest}
+	f, h := s.file, s.h
+	pose, err := bindPose(f)
+	if err != nil {
+		return nil, err
+	}
+	restGlobal := h.globals(h.rest, nil)
+	tr, err := newTruth(s, pose, restGlobal)
+	if err != nil {
+		return nil, err
+	}
+	stacks := s.stacks
+	if opt.Clip != "" {
+		var names []string
+		var keep []*anim
+		for _, a := range stacks {
+			names = append(names, a.name)
+			if a.name == opt.Clip {
+				keep = append(keep, a)
+			}
+		}
+		if len(keep) == 0 {
+			return nil, fmt.Errorf("no animation stack named %q (the file has %q)", opt.Clip, names)
+		}
+		stacks = keep
+	}
+	fps := opt.FPS
+	if fps == 0 {
+		fps = f.Settings.FPS
+	}
+	if fps == 0 {
+		fps = 30
+	}
+	n := len(s.rest.Verts)
+	joints := 0
+	if tr != nil {
+		joints = tr.skel.Len()
+	}
+	tms := make([]timing, len(stacks))
+	need := 0.0
+	perFrame := float64(n)*float64(unsafe.Sizeof(linalg.Vec3{})) +
+		float64(joints)*float64(unsafe.Sizeof(linalg.Affine{})+unsafe.Sizeof(linalg.Quat{})+unsafe.Sizeof(linalg.Vec3{})) + 64
+	names := map[string]bool{}
+	for k, a := range stacks {
+		if names[a.name] {
+			return nil, fmt.Errorf("two animation stacks are named %q", a.name)
+		}
+		names[a.name] = true
+		tms[k] = timingOf(a, fps)
+		lo, hi, err := opt.Frames.Span(tms[k].count)
+		if err != nil {
+			return nil, fmt.Errorf("animation stack %q: %w", a.name, err)
+		}
+		tms[k].lo, tms[k].hi = lo, hi
+		need += float64(hi-lo) * perFrame
+	}
+	if need > maxSampleBytes {
+		return nil, fmt.Errorf("sampling %d animation stacks at %g fps × %d vertices needs %.3g GiB, more than the 1.5 GiB meshrig samples into: "+
+			"sample at a lower rate (--fps), keep one animation (--clip) or some frames (--frames A:B)", len(stacks), fps, n, need/(1<<30))
+	}
+	ctx := opt.Context
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	var clips []rig.Clip
+	if len(stacks) > 0 {
+		sq := seq.New(s.rest)
+		for k, a := range stacks {
+			tm := tms[k]
+			frames, mats, err := s.sample(ctx, a, tm, tr)
+			if err != nil {
+				return nil, err
+			}
+			sq.StartClip(a.name, tm.fps)
+			for i := 0; i < tm.hi-tm.lo; i++ {
+				label := fmt.Sprintf("%s@%.4gs", a.name, float64(tm.at(tm.lo+i)-tm.first)/Ticks)
+				if err := sq.AddFrame(frames[i*n:(i+1)*n], label); err != nil {
+					return nil, err
+				}
+			}
+			if tr != nil {
+				clips = append(clips, rig.ClipFromSkinMatrices(&tr.skel, a.name, tm.fps, tm.hi-tm.lo, mats))
+			}
+		}
+		sc.Sequence = sq
+	}
+	if tr != nil {
+		r := &rig.Rig{Mesh: s.rest, Skeleton: tr.skel, Skin: tr.skin, Clips: clips}
+		if err := r.Validate(); err == nil {
+			sc.Rig = r
+		}
+	}
+	return sc, nil
+}
+
+// sample evaluates frames tm.lo..tm.hi-1 of stack a: the posed vertices
+// (every influence) and, with tr, every joint's LBS transform.
+func (s *sceneData) sample(ctx context.Context, a *anim, tm timing, tr *truth) ([]linalg.Vec3, []linalg.Affine, error) {
+	n := len(s.rest.Verts)
+	nf := tm.hi - tm.lo
+	frames := make([]linalg.Vec3, nf*n)
+	var mats []linalg.Affine
+	nj := 0
+	if tr != nil {
+		nj = tr.skel.Len()
+		mats = make([]linalg.Affine, nf*nj)
+	}
+	maxPart := 0
+	for _, p := range s.parts {
+		maxPart = max(maxPart, len(p.geo.Verts))
+	}
+	var stop error
+	par.For(nf, 8, func(lo, hi int) {
+		x := make([]Transform, len(s.h.models))
+		var g []linalg.Affine
+		wsum := make([]float64, maxPart)
+		for i := lo; i < hi; i++ {
+			if i == lo && ctx.Err() != nil {
+				return
+			}
+			a.at(s.h, tm.at(tm.lo+i), x)
+			g = s.h.globals(x, g)
+			out := frames[i*n : (i+1)*n]
+			for _, p := range s.parts {
+				p.deform(g, s.h, out, wsum)
+			}
+			if tr != nil {
+				tr.mats(g, mats[i*nj:(i+1)*nj])
+			}
+		}
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	for i, v := range frames {
+		if !v.IsFinite() {
+			stop = fmt.Errorf("animation stack %q: frame %d, vertex %d is not finite", a.name, tm.lo+i/n+1, i%n+1)
+			break
+		}
+	}
+	return frames, mats, stop
+}
