@@ -22,7 +22,7 @@
 // vertex's playback.
 //
 //	r, ids, err := edit.RemoveJoint(r, elbow) // ids[k]: old joint k's new id
-//	r, wrist2, err := edit.SplitBone(r, ids[wrist], 0.5)
+//	r, mid, err := edit.SplitBone(r, ids[wrist], 0.5) // a joint mid-forearm
 //
 // Apply performs an Op decoded from a viewer's JSON, checking every field
 // it reads.
