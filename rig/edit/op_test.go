@@ -129,9 +129,9 @@ func TestNewNames(t *testing.T) {
 // with what checkEdit asks (input unchanged, weights, rigid clips, names
 // and heads carried by the id map).
 func FuzzApply(f *testing.F) {
-	f.Add([]byte{0, 1, 0, 100, 10, 0, 0, 0})                                            // move b
-	f.Add([]byte{1, 2, 0, 125, 0, 0, 0, 0, 2, 0, 3, 0, 1, 2, 3, 1})                     // split, add
-	f.Add([]byte{3, 1, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0})                       // remove b, root
+	f.Add([]byte{0, 1, 0, 100, 10, 0, 0, 0})                                              // move b
+	f.Add([]byte{1, 2, 0, 125, 0, 0, 0, 0, 2, 0, 3, 0, 1, 2, 3, 1})                       // split, add
+	f.Add([]byte{3, 1, 0, 0, 0, 0, 0, 0, 3, 0, 0, 0, 0, 0, 0, 0})                         // remove b, root
 	f.Add([]byte{4, 2, 0, 0, 0, 0, 0, 0, 5, 2, 0, 0, 0, 0, 0, 0, 6, 0, 0, 0, 0, 0, 0, 4}) // reparent, root, rename
 	f.Add([]byte{0, 1, 0, 0, 0x80, 0, 0, 0, 1, 1, 0, 250, 0, 0, 0, 0, 8, 7, 7, 0, 0, 0, 0, 0})
 	f.Fuzz(func(t *testing.T, data []byte) {
