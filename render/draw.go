@@ -11,7 +11,8 @@ import (
 
 // draw shades and rasterizes the mesh; it returns the canvas and camera.
 // labels (nil, or one per vertex) name colour regions; see vertex.label.
-func draw(m *mesh.Mesh, verts []linalg.Vec3, colors [][3]float64, labels []int, opt Options) (*canvas, camera, error) {
+// looks (nil, or one per triangle) paint triangles from their materials.
+func draw(m *mesh.Mesh, verts []linalg.Vec3, colors [][3]float64, labels []int, looks []look, opt Options) (*canvas, camera, error) {
 	if err := check(m, verts); err != nil {
 		return nil, camera{}, err
 	}
@@ -49,7 +50,7 @@ func draw(m *mesh.Mesh, verts []linalg.Vec3, colors [][3]float64, labels []int, 
 			vs[i].label = labels[i]
 		}
 	}
-	cv.triangles(vs, m.Tris)
+	cv.triangles(vs, m.Tris, looks)
 	return cv, cam, nil
 }
 

@@ -21,6 +21,9 @@ type Options struct {
 	Background color.RGBA
 	// NoSkeleton leaves the skeleton out.
 	NoSkeleton bool
+	// Paint chooses the colours: the zero value shows the mesh's
+	// materials when it has them (mesh.Surface), else joints.
+	Paint Paint
 	// Caption is written in the top-left corner. Rig fills an empty one
 	// with the clip, frame and bone count unless NoCaption is set.
 	Caption   string

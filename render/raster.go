@@ -28,8 +28,9 @@ const band = 32
 // triangles rasterizes tris (indices into vs) in parallel horizontal
 // bands. Each triangle is binned to the bands its box touches, in mesh
 // order; each band owns its rows and draws its triangles in that order,
-// so the result does not depend on the schedule.
-func (c *canvas) triangles(vs []vertex, tris [][3]int) {
+// so the result does not depend on the schedule. looks, when not nil,
+// paints each triangle from its material instead of the vertex colours.
+func (c *canvas) triangles(vs []vertex, tris [][3]int, looks []look) {
 	nb := (c.h + band - 1) / band
 	boxes := make([]pixbox, len(tris))
 	start := make([]int, nb+1)
@@ -59,7 +60,11 @@ func (c *canvas) triangles(vs []vertex, tris [][3]int) {
 			y0, y1 := k*band, min((k+1)*band, c.h)
 			for _, t := range bins[start[k]:start[k+1]] {
 				tri := tris[t]
-				c.triangle(vs[tri[0]], vs[tri[1]], vs[tri[2]], boxes[t], y0, y1)
+				var lk *look
+				if looks != nil {
+					lk = &looks[t]
+				}
+				c.triangle(vs[tri[0]], vs[tri[1]], vs[tri[2]], boxes[t], y0, y1, lk)
 			}
 		}
 	})
@@ -76,8 +81,8 @@ func (c *canvas) cut(x0, x1, y0, y1 float64) pixbox {
 }
 
 // triangle fills the pixels of one triangle, whose pixel box is bx,
-// within rows [y0, y1).
-func (c *canvas) triangle(a, b, d vertex, bx pixbox, y0, y1 int) {
+// within rows [y0, y1), painted by lk when it is not nil.
+func (c *canvas) triangle(a, b, d vertex, bx pixbox, y0, y1 int, lk *look) {
 	minY, maxY, minX, maxX := max(bx.y0, y0), min(bx.y1, y1-1), bx.x0, bx.x1
 	area := (b.x-a.x)*(d.y-a.y) - (b.y-a.y)*(d.x-a.x)
 	inv := 1 / area
@@ -98,6 +103,13 @@ func (c *canvas) triangle(a, b, d vertex, bx pixbox, y0, y1 int) {
 			}
 			c.depth[i] = z
 			shade := w0*a.shade + w1*b.shade + w2*d.shade
+			if lk != nil {
+				col := lk.colour(w0, w1, w2)
+				for k := 0; k < 3; k++ {
+					c.rgb[i][k] = shade * col[k]
+				}
+				continue
+			}
 			if a.label >= 0 && b.label >= 0 && d.label >= 0 {
 				col := majority(a, b, d, w0, w1, w2)
 				for k := 0; k < 3; k++ {

@@ -11,8 +11,10 @@ import (
 )
 
 // Rig draws r's mesh deformed at frame f of clip c (c < 0, or a rig
-// without clips: the rest pose), each vertex coloured by its dominant
-// joint, with the posed skeleton on top.
+// without clips: the rest pose), painted as opt.Paint asks — by default
+// with the mesh's own materials and textures when its surface has them,
+// else each vertex coloured by its dominant joint —, with the posed
+// skeleton on top.
 func Rig(r *rig.Rig, c, f int, opt Options) (*image.RGBA, error) {
 	if err := r.Validate(); err != nil {
 		return nil, err
@@ -40,7 +42,17 @@ func Rig(r *rig.Rig, c, f int, opt Options) (*image.RGBA, error) {
 		labels[i] = int(in.Dominant())
 		colors[i] = JointColor(labels[i])
 	}
-	cv, cam, err := draw(r.Mesh, verts, colors, labels, opt)
+	var looks []look
+	if opt.Paint != PaintJoints {
+		looks = paint(r.Mesh)
+	}
+	if looks == nil && opt.Paint == PaintSurface { // no materials: clay
+		for i := range colors {
+			colors[i] = clay
+		}
+		labels = nil
+	}
+	cv, cam, err := draw(r.Mesh, verts, colors, labels, looks, opt)
 	if err != nil {
 		return nil, err
 	}
@@ -56,7 +68,8 @@ func Rig(r *rig.Rig, c, f int, opt Options) (*image.RGBA, error) {
 }
 
 // Mesh draws a mesh with the given positions (nil: its own) and per-vertex
-// colours (nil: a neutral clay). It frames m's own vertices unless
+// colours (nil: its surface's materials when it has them and opt.Paint
+// allows, else a neutral clay). It frames m's own vertices unless
 // opt.Bounds is set, so the frames of a sequence share the rest pose's
 // camera when m is the rest pose.
 func Mesh(m *mesh.Mesh, verts []linalg.Vec3, colors []color.RGBA, opt Options) (*image.RGBA, error) {
@@ -75,12 +88,16 @@ func Mesh(m *mesh.Mesh, verts []linalg.Vec3, colors []color.RGBA, opt Options) (
 	}
 	cols := make([][3]float64, len(verts))
 	for i := range cols {
-		cols[i] = [3]float64{0.78, 0.74, 0.68}
+		cols[i] = clay
 		if colors != nil {
 			cols[i] = rgb(colors[i])
 		}
 	}
-	cv, _, err := draw(m, verts, cols, nil, opt)
+	var looks []look
+	if colors == nil && opt.Paint != PaintJoints {
+		looks = paint(m)
+	}
+	cv, _, err := draw(m, verts, cols, nil, looks, opt)
 	if err != nil {
 		return nil, err
 	}

@@ -22,16 +22,19 @@ type renderOptions struct {
 	elevation  float64
 	up         string
 	noSkeleton bool
+	color      string
 }
 
 func newRender(g *globals) *cobra.Command {
 	o := &renderOptions{}
 	cmd := &cobra.Command{
 		Use:   "render RIG.glb -o OUT.png",
-		Short: "Draw a rig: the mesh coloured by dominant joint, with its skeleton on top",
+		Short: "Draw a rig: the mesh with its texture or coloured by dominant joint, with its skeleton on top",
 		Long: `render draws the rig in RIG (a glTF file with a skin) at one frame: the mesh
-shaded and coloured by each vertex's joints, the skeleton's joints and bones
-drawn over it (faded where hidden). Without a skin it draws the plain mesh.
+shaded and painted with its own materials and textures when it has them
+(--color texture), else coloured by each vertex's joints (--color joint), the
+skeleton's joints and bones drawn over it (faded where hidden). Without a
+skin it draws the plain mesh.
 The camera frames the rest pose from a 3/4 view unless told otherwise.`,
 		Example: `  meshrig render out.glb -o out.png
   meshrig render out.glb -o run-12.png --clip run --frame 12 --azimuth 90`,
@@ -50,6 +53,7 @@ The camera frames the rest pose from a 3/4 view unless told otherwise.`,
 	f.Float64Var(&o.elevation, "elevation", 15, "camera angle above the horizon, degrees")
 	f.StringVar(&o.up, "up", "y", "up axis: x, y or z")
 	f.BoolVar(&o.noSkeleton, "no-skeleton", false, "draw the mesh only")
+	f.StringVar(&o.color, "color", "auto", "colours: texture (the mesh's materials), joint (dominant joint), or auto (texture when the mesh has materials)")
 	return cmd
 }
 
@@ -66,8 +70,14 @@ func (o *renderOptions) check() error {
 	if up := strings.ToLower(o.up); len(up) != 1 || !strings.Contains("xyz", up) {
 		return fmt.Errorf("--up %q: want x, y or z", o.up)
 	}
+	if _, ok := paints[o.color]; !ok {
+		return fmt.Errorf("--color %q: want auto, texture or joint", o.color)
+	}
 	return nil
 }
+
+// paints maps --color to the renderer's choice.
+var paints = map[string]render.Paint{"auto": render.PaintAuto, "texture": render.PaintSurface, "joint": render.PaintJoints}
 
 func runRender(cmd *cobra.Command, g *globals, o *renderOptions, path string) error {
 	if err := o.check(); err != nil {
@@ -87,7 +97,7 @@ func runRender(cmd *cobra.Command, g *globals, o *renderOptions, path string) er
 	if err := plan.Check(); err != nil {
 		return err
 	}
-	opt := render.Options{Width: o.width, Height: o.height, NoSkeleton: o.noSkeleton}
+	opt := render.Options{Width: o.width, Height: o.height, NoSkeleton: o.noSkeleton, Paint: paints[o.color]}
 	if cmd.Flags().Changed("azimuth") || cmd.Flags().Changed("elevation") || cmd.Flags().Changed("up") {
 		opt.View = &render.View{Azimuth: o.azimuth, Elevation: o.elevation, Up: strings.Index("xyz", strings.ToLower(o.up))}
 	}
