@@ -32,6 +32,12 @@ type Report struct {
 	FrameRMSEPercent []float64 `json:"frame_rmse_percent"`
 	// Diagonal is d, the rest pose's bounding-box diagonal, in model units.
 	Diagonal float64 `json:"diagonal"`
+	// Playback, when set, measures the evaluated file's own playback
+	// (every influence it holds, as its format evaluates it) where the
+	// report above measures the rig meshrig reads from it (at most four
+	// influences per vertex): for a peer's result such as Dem Bones' FBX,
+	// Playback is the peer's own error.
+	Playback *Report `json:"playback,omitempty"`
 }
 
 // Bones counts the joints that move at least one vertex.
@@ -75,6 +81,33 @@ func Compare(s *seq.Sequence, r *rig.Rig) (Report, error) {
 			at = append(at, where{c, f})
 		}
 	}
+	rep := compare(s, r.Mesh.Tris, func(got []linalg.Vec3, f int) []linalg.Vec3 {
+		return r.Frame(got, at[f].clip, at[f].frame)
+	})
+	rep.Bones, rep.Joints = Bones(r), r.Skeleton.Len()
+	return rep, nil
+}
+
+// ComparePlayback measures the frames of played (a file's own playback,
+// say, with every influence its format allows) against the frames of s,
+// frame by frame: both must have the same vertex and frame counts. Bones
+// and Joints are left 0 for the caller to fill.
+func ComparePlayback(s, played *seq.Sequence) (Report, error) {
+	if played.N() != s.N() {
+		return Report{}, fmt.Errorf("playback has %d vertices, the animation %d", played.N(), s.N())
+	}
+	if played.F() != s.F() {
+		return Report{}, fmt.Errorf("playback has %d frames, the animation %d", played.F(), s.F())
+	}
+	return compare(s, played.Rest.Tris, func(got []linalg.Vec3, f int) []linalg.Vec3 {
+		return append(got[:0], played.Frame(f)...)
+	}), nil
+}
+
+// compare measures frame(·, f) for every frame f of s against s; tris are
+// the faces of the frames measured.
+func compare(s *seq.Sequence, tris [][3]int, frame func(got []linalg.Vec3, f int) []linalg.Vec3) Report {
+	n, nf := s.N(), s.F()
 	d := s.Diagonal()
 	if d == 0 {
 		d = 1
@@ -88,7 +121,7 @@ func Compare(s *seq.Sequence, r *rig.Rig) (Report, error) {
 		var got []linalg.Vec3
 		var na, nb []linalg.Vec3
 		for f := lo; f < hi; f++ {
-			got = r.Frame(got, at[f].clip, at[f].frame)
+			got = frame(got, f)
 			want := s.Frame(f)
 			for i := range want {
 				e := got[i].Sub(want[i]).Norm2()
@@ -96,7 +129,7 @@ func Compare(s *seq.Sequence, r *rig.Rig) (Report, error) {
 				sum[f] += math.Sqrt(e)
 				mx[f] = math.Max(mx[f], e)
 			}
-			na = mesh.FaceNormals(na, got, r.Mesh.Tris)
+			na = mesh.FaceNormals(na, got, tris)
 			nb = mesh.FaceNormals(nb, want, s.Rest.Tris)
 			for t := range nb {
 				if nb[t] == (linalg.Vec3{}) {
@@ -107,8 +140,7 @@ func Compare(s *seq.Sequence, r *rig.Rig) (Report, error) {
 			}
 		}
 	})
-	rep := Report{Vertices: n, Frames: nf, Bones: Bones(r), Joints: r.Skeleton.Len(), Diagonal: d,
-		FrameRMSEPercent: make([]float64, nf)}
+	rep := Report{Vertices: n, Frames: nf, Diagonal: d, FrameRMSEPercent: make([]float64, nf)}
 	var all, nall, dist float64
 	var nc int
 	for f := 0; f < nf; f++ {
@@ -127,7 +159,7 @@ func Compare(s *seq.Sequence, r *rig.Rig) (Report, error) {
 	if nc > 0 {
 		rep.NormalRMS = math.Sqrt(nall / float64(nc))
 	}
-	return rep, nil
+	return rep
 }
 
 // JointError returns the symmetric chamfer distance between joint sets a

@@ -29,10 +29,18 @@ func newEval(g *globals) *cobra.Command {
 of INPUT (anything 'meshrig rig' reads: a folder of OBJ frames, a glob, a point
 cache with its rest mesh, a glTF animation) and prints RMSE%, Max%, normal RMS
 and per-frame error. With a ground-truth skeleton (--truth, or a glTF INPUT
-that has one) it also prints joint error%.`,
+that has one) it also prints joint error%.
+
+A RIG file that plays more than meshrig's rig holds (an FBX or glTF with more
+than four influences per vertex, joints that scale) is measured twice: "file
+playback" is the file played as its format defines, every influence kept (the
+peer's own error, e.g. Dem Bones' Decomposition_20.fbx); the figures after it
+are the rig meshrig reads from the file (four largest weights, rotations and
+translations).`,
 		Example: `  meshrig eval out.glb horse-gallop/
   meshrig eval out.glb walk/ --json
-  meshrig eval out.glb CesiumMan.glb          # joint error against the file's own skeleton`,
+  meshrig eval out.glb CesiumMan.glb          # joint error against the file's own skeleton
+  meshrig eval Decomposition_20.fbx Bone_Anim.abc   # a peer's FBX result against its input`,
 		Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.load.check(); err != nil {
@@ -103,6 +111,15 @@ func runEval(ctx context.Context, g *globals, o *evalOptions, plan *safefile.Pla
 	rep, err := metric.Compare(in.Sequence, sc.Rig)
 	if err != nil {
 		return metric.Report{}, fmt.Errorf("%s against %v: %w", rigPath, inputs, err)
+	}
+	// The file's own playback, every influence kept, where it may differ
+	// from the rig read from it (at most four influences): a peer's
+	// result is measured as the peer plays it.
+	if sc.Sequence != nil && sc.Sequence.F() == in.Sequence.F() && sc.Sequence.N() == in.Sequence.N() {
+		if pb, err := metric.ComparePlayback(in.Sequence, sc.Sequence); err == nil {
+			pb.Bones, pb.Joints = rep.Bones, rep.Joints
+			rep.Playback = &pb
+		}
 	}
 	var joints []linalg.Vec3
 	switch {

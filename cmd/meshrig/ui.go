@@ -25,6 +25,14 @@ func printReport(w io.Writer, r metric.Report) {
 	fmt.Fprintf(w, "vertices      %d\n", r.Vertices)
 	fmt.Fprintf(w, "frames        %d\n", r.Frames)
 	fmt.Fprintf(w, "bones         %d (%s)\n", r.Bones, count(r.Joints, "joint"))
+	// The file's own playback shows when the rig read from it plays it
+	// differently at the precision printed.
+	if p := r.Playback; p != nil && (fmt.Sprintf("%.4f %.4f", p.RMSEPercent, p.MaxPercent) != fmt.Sprintf("%.4f %.4f", r.RMSEPercent, r.MaxPercent)) {
+		fmt.Fprintf(w, "file playback (every influence, as the file plays)\n")
+		fmt.Fprintf(w, "  RMSE%%       %.4f\n", p.RMSEPercent)
+		fmt.Fprintf(w, "  Max%%        %.4f\n", p.MaxPercent)
+		fmt.Fprintf(w, "rig read from the file (4 largest influences)\n")
+	}
 	if r.Seconds > 0 {
 		fmt.Fprintf(w, "seconds       %.2f\n", r.Seconds)
 	}
