@@ -61,7 +61,7 @@ export class Colors {
     } else if (this.mode === 'error' && this.error && this.error.length === n) {
       const top = this.errorTop > 0 ? this.errorTop : 1;
       for (let i = 0; i < n; i++) a.set(heat(this.error[i] / top), 3 * i);
-      this.showBar('error, % of d', 0, top, (v) => `${v.toFixed(2)}%`);
+      this.showBar('error, % of d', 0, top, (v) => `${v === 0 ? '0' : v.toPrecision(3)}%`);
     } else {
       a.fill(0.78);
       this.showBar(this.mode === 'weights' ? 'select a joint to see its weights' : null);

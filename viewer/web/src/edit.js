@@ -42,7 +42,7 @@ export class Edits {
     const p = st.joints[j].parent;
     let dir = p >= 0 ? h.map((v, k) => 0.5 * (v - st.joints[p].head[k])) : [0, 0.05 * st.diagonal, 0];
     if (Math.hypot(...dir) < 1e-9 * st.diagonal) dir = [0, 0.05 * st.diagonal, 0];
-    return this.app.edit({ kind: 'add', joint: j, parent: j, head: h.map((v, k) => v + dir[k]) });
+    return this.app.edit({ kind: 'add', parent: j, head: h.map((v, k) => v + dir[k]) });
   }
 
   remove() {

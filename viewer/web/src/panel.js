@@ -19,7 +19,7 @@ export class ReportPanel {
     });
     el.worst.addEventListener('click', () => {
       const r = this.report;
-      if (r && r.worstClip >= 0) this.onSeek(r.worstClip, r.worstFrame);
+      if (r && Number.isInteger(r.worstClip)) this.onSeek(r.worstClip, r.worstFrame);
     });
   }
 
@@ -34,7 +34,7 @@ export class ReportPanel {
     this.el.bones.textContent = String(report?.bones ?? bones);
     this.el.rmse.textContent = pct(report?.rmse);
     this.el.max.textContent = pct(report?.max);
-    const has = report && report.perFrame && report.worstClip >= 0;
+    const has = Boolean(report && report.perFrame && Number.isInteger(report.worstClip));
     this.el.worst.disabled = !has;
     this.el.worst.textContent = has ? `worst: clip ${report.worstClip + 1}, frame ${report.worstFrame + 1}` : 'worst frame: —';
     this.draw();

@@ -1,0 +1,478 @@
+package viewer_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/png"
+	"math"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	goruntime "runtime"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/meshrig/meshrig/character"
+	"github.com/meshrig/meshrig/format"
+	_ "github.com/meshrig/meshrig/format/gltf"
+	_ "github.com/meshrig/meshrig/format/obj"
+	"github.com/meshrig/meshrig/internal/shareddata"
+	"github.com/meshrig/meshrig/method"
+	"github.com/meshrig/meshrig/method/refit"
+	"github.com/meshrig/meshrig/rig"
+	"github.com/meshrig/meshrig/rig/edit"
+	"github.com/meshrig/meshrig/seq"
+	"github.com/meshrig/meshrig/viewer"
+	"github.com/meshrig/meshrig/viewer/web"
+)
+
+// The browser tests drive Debian's chromium headless, rendering WebGL in
+// software (SwiftShader through ANGLE), as CI has no GPU.
+var chromiumFlags = []chromedp.ExecAllocatorOption{
+	chromedp.Flag("headless", "new"),
+	chromedp.NoSandbox,
+	chromedp.Flag("use-angle", "swiftshader"),
+	chromedp.Flag("enable-unsafe-swiftshader", true),
+	chromedp.NoFirstRun,
+	chromedp.NoDefaultBrowserCheck,
+	chromedp.Flag("disable-extensions", true),
+	chromedp.Flag("disable-background-networking", true),
+	chromedp.Flag("disable-sync", true),
+	chromedp.Flag("mute-audio", true),
+	chromedp.WindowSize(1280, 800),
+}
+
+// background is the page's clear colour (scene.js), 0x2b2f36.
+var background = [3]uint8{0x2b, 0x2f, 0x36}
+
+// chromium returns the browser's path, skipping (or failing under
+// MESHRIG_REQUIRE_TOOLS=1) when it is not installed.
+func chromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	shareddata.RequireTool(t, false, "chromium (apt-get install chromium)")
+	return ""
+}
+
+// applyEdit is the Editor meshrig view uses: rig/edit's Apply, with the
+// new joint of a split or add left out of the map of old joints.
+func applyEdit(r *rig.Rig, e viewer.Edit) (*rig.Rig, []rig.JointID, error) {
+	out, ids, err := edit.Apply(r, edit.Op{Kind: e.Kind, Joint: int(e.Joint), Parent: int(e.Parent), T: e.T, Head: [3]float64(e.Head), Name: e.Name})
+	if err != nil {
+		return nil, nil, err
+	}
+	return out, ids[:r.Skeleton.Len()], nil
+}
+
+// refitAnimation is the re-solve of an animation rig: weights and motion
+// fitted again to the input with the skeleton held fixed.
+func refitAnimation(ctx context.Context, r *rig.Rig, in *seq.Sequence, progress method.Progress) (*rig.Rig, error) {
+	if in == nil {
+		return nil, fmt.Errorf("no input to refit to")
+	}
+	out, _, err := refit.Animation(ctx, r, in, refit.Options{Progress: progress})
+	return out, err
+}
+
+// session is a served rig and a browser on its page.
+type session struct {
+	t      *testing.T
+	srv    *viewer.Server
+	ctx    context.Context
+	saves  string
+	mu     sync.Mutex
+	logs   []string // the server's remarks
+	errors []string // the page's exceptions and console errors
+}
+
+// open serves r (with its input in, if any) and loads the page in chromium.
+func open(t *testing.T, opt viewer.Options) *session {
+	t.Helper()
+	exe := chromium(t)
+	s := &session{t: t, saves: t.TempDir()}
+	opt.Web = web.FS
+	opt.Edit = applyEdit
+	opt.Solve = refitAnimation
+	opt.SaveDir = s.saves
+	opt.Logf = func(f string, a ...any) {
+		s.mu.Lock()
+		s.logs = append(s.logs, fmt.Sprintf(f, a...))
+		s.mu.Unlock()
+	}
+	srv, err := viewer.New(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.srv = srv
+	ctx, stop := context.WithCancel(context.Background())
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ctx) }()
+	t.Cleanup(func() {
+		stop()
+		if err := <-served; err != nil {
+			t.Errorf("Serve: %v", err)
+		}
+	})
+
+	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
+		append([]chromedp.ExecAllocatorOption{chromedp.ExecPath(exe)}, chromiumFlags...)...)
+	bctx, cancelBrowser := chromedp.NewContext(alloc)
+	tctx, cancelTimeout := context.WithTimeout(bctx, 90*time.Second)
+	t.Cleanup(func() { cancelTimeout(); cancelBrowser(); cancelAlloc() })
+	s.ctx = tctx
+	if err := chromedp.Do(bctx); err != nil { // starts the browser, without a timeout (chromedp.Run's rule)
+		t.Fatalf("chromium: %v", err)
+	}
+	go func() {
+		for m, err := range chromedp.Console(tctx) {
+			if err != nil {
+				return
+			}
+			if m.IsException() || m.Type == chromedp.ConsoleError {
+				s.mu.Lock()
+				s.errors = append(s.errors, m.String())
+				s.mu.Unlock()
+			}
+		}
+	}()
+	s.do(chromedp.Navigate(srv.URL()))
+	eval[bool](s, `window.meshrig.ready.then(() => true)`)
+	t.Cleanup(s.checkErrors)
+	return s
+}
+
+// do runs browser actions, failing the test on an error.
+func (s *session) do(actions ...chromedp.Action[chromedp.Void]) {
+	s.t.Helper()
+	if err := chromedp.Do(s.ctx, actions...); err != nil {
+		s.checkErrors()
+		s.t.Fatalf("browser: %v", err)
+	}
+}
+
+// eval evaluates a JavaScript expression in the page, awaiting a promise.
+func eval[T any](s *session, js string) T {
+	s.t.Helper()
+	v, err := chromedp.Run(s.ctx, chromedp.Evaluate[T](js, chromedp.EvalAwaitPromise))
+	if err != nil {
+		s.checkErrors()
+		s.t.Fatalf("evaluating %.80q: %v", js, err)
+	}
+	return v
+}
+
+// wait polls a JavaScript condition until it holds.
+func (s *session) wait(what, cond string, timeout time.Duration) {
+	s.t.Helper()
+	if _, err := chromedp.Run(s.ctx, chromedp.Poll[bool](cond, chromedp.WithPollingTimeout(timeout), chromedp.WithPollingInterval(50*time.Millisecond))); err != nil {
+		st, _ := chromedp.Run(s.ctx, chromedp.Evaluate[any](`window.meshrig.state().ui`))
+		s.checkErrors()
+		s.t.Fatalf("waiting for %s: %v (page: %v)", what, err, st)
+	}
+}
+
+func (s *session) checkErrors() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, e := range s.errors {
+		s.t.Errorf("page: %s", e)
+	}
+	s.errors = nil
+}
+
+// screenshot returns the viewport as the browser drew it.
+func (s *session) screenshot() image.Image {
+	s.t.Helper()
+	buf, err := chromedp.Run(s.ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	img, err := png.Decode(bytes.NewReader(buf))
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return img
+}
+
+// api sends a GET to the server as the page does and decodes its JSON.
+func (s *session) api(path string, out any) {
+	s.t.Helper()
+	req, _ := http.NewRequest("GET", "http://"+s.srv.Addr()+path, nil)
+	req.Header.Set("X-Meshrig-Token", s.srv.Token())
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != 200 {
+		s.t.Fatalf("GET %s: %s", path, res.Status)
+	}
+	if err := json.NewDecoder(res.Body).Decode(out); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
+// firstFrame returns the page's first-frame report from the server log
+// (the page posts it once its first frame is drawn, without waiting).
+func (s *session) firstFrame() string {
+	for range 50 {
+		s.mu.Lock()
+		for _, l := range s.logs {
+			if strings.Contains(l, "first-frame") {
+				s.mu.Unlock()
+				return l
+			}
+		}
+		s.mu.Unlock()
+		time.Sleep(100 * time.Millisecond)
+	}
+	return "no first-frame report"
+}
+
+type point struct {
+	X, Y    float64
+	Visible bool
+}
+
+// joints returns every joint's position on the page.
+func (s *session) joints() []point {
+	s.t.Helper()
+	return eval[[]point](s, `Array.from({length: meshrig.jointCount()}, (_, i) => meshrig.jointScreen(i))`)
+}
+
+func differs(img image.Image, x, y int, c [3]uint8, tol int) bool {
+	r, g, b, _ := img.At(x, y).RGBA()
+	d := func(a uint32, b uint8) int { return int(math.Abs(float64(int(a>>8) - int(b)))) }
+	return d(r, c[0]) > tol || d(g, c[1]) > tol || d(b, c[2]) > tol
+}
+
+// TestBrowserEditSolveSave is the end-to-end test of meshrig view: a
+// generated character and its animation served, the page loaded in
+// chromium; the mesh and the skeleton are on the canvas; a joint clicked
+// and removed with the panel's button; a re-solve started with its
+// button; the rig saved from the Save form and the file checked.
+func TestBrowserEditSolveSave(t *testing.T) {
+	r, err := character.Generate(character.Biped, character.Options{Frames: 12, Vertices: 1500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := open(t, viewer.Options{Rig: r, Input: character.Sequence(r), Name: "biped.glb"})
+	n := r.Skeleton.Len()
+	if got := s.jointCountLoaded(); got != n {
+		t.Fatalf("the page loaded %d joints, the rig has %d", got, n)
+	}
+	t.Logf("server: %s", s.firstFrame())
+
+	// The mesh: with the skeleton hidden (its checkbox), pixels inside the
+	// joints' screen box are mostly not background, the corners are.
+	s.do(chromedp.Click(chromedp.ID("skeleton")))
+	s.wait("the skeleton hidden", `!meshrig.state().ui || !document.getElementById('skeleton').checked`, 5*time.Second)
+	time.Sleep(300 * time.Millisecond) // a frame or two
+	bare := s.screenshot()
+	js := s.joints()
+	var box image.Rectangle
+	for i, p := range js {
+		q := image.Pt(int(p.X), int(p.Y))
+		if i == 0 {
+			box = image.Rectangle{q, q.Add(image.Pt(1, 1))}
+		}
+		box = box.Union(image.Rectangle{q, q.Add(image.Pt(1, 1))})
+	}
+	if box.Dx() < 50 || box.Dy() < 50 {
+		t.Fatalf("the skeleton spans %v on screen: not framed", box)
+	}
+	mesh, all := 0, 0
+	for y := box.Min.Y; y < box.Max.Y; y++ {
+		for x := box.Min.X; x < box.Max.X; x++ {
+			all++
+			if differs(bare, x, y, background, 6) {
+				mesh++
+			}
+		}
+	}
+	frac := float64(mesh) / float64(all)
+	t.Logf("mesh pixels in the joints' box %v: %.0f%%", box, 100*frac)
+	if frac < 0.25 {
+		t.Errorf("only %.0f%% of the pixels in the mesh's screen region differ from the background", 100*frac)
+	}
+	canvas := bare.Bounds()
+	for _, c := range []image.Point{{2, 40}, {box.Min.X / 2, canvas.Max.Y - 2}} {
+		if differs(bare, c.X, c.Y, background, 6) {
+			t.Errorf("pixel %v is %v, not the background", c, bare.At(c.X, c.Y))
+		}
+	}
+
+	// The skeleton: shown again, the pixel at each joint changes.
+	s.do(chromedp.Click(chromedp.ID("skeleton")))
+	time.Sleep(300 * time.Millisecond)
+	drawn := s.screenshot()
+	changed := 0
+	for _, p := range js {
+		if differs(drawn, int(p.X), int(p.Y), rgbAt(bare, int(p.X), int(p.Y)), 20) {
+			changed++
+		}
+	}
+	t.Logf("joints drawn over the mesh: %d of %d", changed, n)
+	if changed < n*9/10 {
+		t.Errorf("the skeleton changes the pixel at only %d of %d joints", changed, n)
+	}
+
+	// Remove a joint through the UI: click the joint farthest on screen
+	// from the others, then the Remove button.
+	type pick struct {
+		Joint int
+		X, Y  float64
+	}
+	target := eval[pick](s, `(() => {
+		const st = meshrig.state(), n = st.joints.length;
+		const p = Array.from({length: n}, (_, i) => meshrig.jointScreen(i));
+		let best = -1, far = -1;
+		for (let i = 0; i < n; i++) {
+			if (st.joints[i].parent < 0) continue;
+			let d = Infinity;
+			for (let k = 0; k < n; k++) if (k !== i) d = Math.min(d, Math.hypot(p[i].x - p[k].x, p[i].y - p[k].y));
+			if (d > far) { far = d; best = i; }
+		}
+		return {joint: best, x: p[best].x, y: p[best].y};
+	})()`)
+	s.do(chromedp.MouseClickXY(target.X, target.Y))
+	selected := eval[int](s, `meshrig.state().ui.selected`)
+	if selected != target.Joint {
+		t.Fatalf("clicking joint %d at (%.0f, %.0f) selected %d", target.Joint, target.X, target.Y, selected)
+	}
+	v0 := eval[int](s, `meshrig.state().version`)
+	s.do(chromedp.Click(chromedp.ID("remove")))
+	s.wait("the edited rig loaded", fmt.Sprintf(`meshrig.jointCount() === %d && meshrig.state().ui.loadedVersion > %d`, n-1, v0), 20*time.Second)
+
+	// Re-solve with the button; the page shows the new rig when done.
+	v1 := eval[int](s, `meshrig.state().version`)
+	start := time.Now()
+	s.do(chromedp.Click(chromedp.ID("solve")))
+	s.wait("the re-solve", fmt.Sprintf(`meshrig.state().ui.loadedVersion > %d && !document.getElementById('solve').disabled`, v1), 60*time.Second)
+	t.Logf("re-solve after removing a joint, seen by the page: %v", time.Since(start).Round(time.Millisecond))
+	var st viewer.State
+	s.api("/api/state", &st)
+	if len(st.Joints) != n-1 || st.Report.Bones != n-1 {
+		t.Fatalf("server rig: %d joints, report %d bones; want %d", len(st.Joints), st.Report.Bones, n-1)
+	}
+	if st.Report.RMSE == nil || !(*st.Report.RMSE > 0) || *st.Report.RMSE > 5 {
+		t.Fatalf("server report RMSE %v: want a measured error under 5%% of d", st.Report.RMSE)
+	}
+	t.Logf("after remove + re-solve: %d bones, RMSE %.3f%%, Max %.3f%% of d", st.Report.Bones, *st.Report.RMSE, *st.Report.Max)
+	shown := eval[string](s, `document.getElementById('r-rmse').textContent`)
+	if want := fmt.Sprintf("%.3f%%", *st.Report.RMSE); shown != want {
+		t.Errorf("the report panel shows RMSE %q, the server %q", shown, want)
+	}
+
+	// Save through the form.
+	s.do(
+		chromedp.SetValue(chromedp.ID("save-path"), "e2e.glb"),
+		chromedp.SetValue(chromedp.ID("save-format"), "glb"),
+		chromedp.Click(chromedp.ID("save")),
+	)
+	s.wait("the save", `document.getElementById('save-result').textContent.startsWith('saved')`, 20*time.Second)
+	if eval[bool](s, `meshrig.state().dirty`) {
+		t.Error("the page still marks the rig unsaved after Save")
+	}
+	saved := filepath.Join(s.saves, "e2e.glb")
+	sc, err := format.ReadScene(saved, format.SceneOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc.Rig == nil || sc.Rig.Skeleton.Len() != n-1 {
+		t.Fatalf("saved rig: %v, want %d joints", sc.Rig, n-1)
+	}
+	validate(t, saved)
+}
+
+func (s *session) jointCountLoaded() int {
+	return eval[int](s, `meshrig.jointCount()`)
+}
+
+func rgbAt(img image.Image, x, y int) [3]uint8 {
+	r, g, b, _ := img.At(x, y).RGBA()
+	return [3]uint8{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8)}
+}
+
+// validate runs the Khronos glTF validator on path.
+func validate(t *testing.T, path string) {
+	t.Helper()
+	_, file, _, _ := goruntime.Caller(0)
+	root := filepath.Join(filepath.Dir(file), "..")
+	_, nodeErr := exec.LookPath("node")
+	_, vErr := os.Stat(filepath.Join(root, ".ci", "node_modules", "gltf-validator"))
+	shareddata.RequireTool(t, nodeErr == nil && vErr == nil, "node with the npm package gltf-validator in .ci/node_modules")
+	out, err := exec.Command("node", filepath.Join(root, ".ci", "validate-gltf.mjs"), path).CombinedOutput()
+	t.Logf("validator: %s", bytes.TrimSpace(out))
+	if err != nil || !bytes.Contains(out, []byte(" 0 errors")) {
+		t.Fatalf("the Khronos validator rejects the saved file: %v", err)
+	}
+}
+
+// TestViewScreenshot takes the README's picture and the page's timings on
+// a rig given by environment variables (not run in CI):
+//
+//	MESHRIG_VIEW_RIG=/tmp/horse.glb MESHRIG_VIEW_INPUT=../shared/data/sequences/horse-gallop \
+//	MESHRIG_VIEW_SHOT=$PWD/docs/img/view.png go test ./viewer -run ViewScreenshot -v
+//
+// The error heat map is on, at the worst frame; then the clip plays for
+// three seconds and the frame times are logged.
+func TestViewScreenshot(t *testing.T) {
+	shot := os.Getenv("MESHRIG_VIEW_SHOT")
+	if shot == "" {
+		t.Skip("MESHRIG_VIEW_SHOT not set: no screenshot asked for")
+	}
+	start := time.Now()
+	sc, err := format.ReadScene(os.Getenv("MESHRIG_VIEW_RIG"), format.SceneOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc.Rig == nil {
+		t.Fatal("MESHRIG_VIEW_RIG holds no rig")
+	}
+	var in *seq.Sequence
+	if p := os.Getenv("MESHRIG_VIEW_INPUT"); p != "" {
+		li, err := format.Load([]string{p}, format.LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		in = li.Sequence
+	}
+	s := open(t, viewer.Options{Rig: sc.Rig, Input: in, Name: filepath.Base(os.Getenv("MESHRIG_VIEW_RIG")), Start: start})
+	t.Logf("server: %s", s.firstFrame())
+	if in != nil {
+		eval[bool](s, `meshrig.setColorMode('error').then(() => true)`)
+		s.do(chromedp.Click(chromedp.ID("r-worst")))
+		eval[bool](s, `meshrig.setColorMode('error').then(() => true)`) // the worst frame's errors
+	}
+	time.Sleep(500 * time.Millisecond)
+	buf, err := chromedp.Run(s.ctx, chromedp.CaptureScreenshot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(shot, buf, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	eval[bool](s, `meshrig.setColorMode('joint').then(() => true)`)
+	s.do(chromedp.Click(chromedp.ID("play")))
+	time.Sleep(3 * time.Second)
+	ft := eval[[]float64](s, `meshrig.frameTimes()`)
+	if len(ft) < 2 {
+		t.Fatalf("%d frames drawn while playing", len(ft))
+	}
+	sort.Float64s(ft)
+	t.Logf("playing: %d frames in 3 s, frame time median %.1f ms, p95 %.1f ms", len(ft), ft[len(ft)/2], ft[len(ft)*95/100])
+}
