@@ -67,22 +67,25 @@ func Animation(ctx context.Context, r *rig.Rig, s *seq.Sequence, o Options) (*ri
 	}
 	// Start: motion.
 	fromClips := clipTransforms(r, s.F(), us)
+	var e0 float64
 	if o.Solve == Weights {
 		if fromClips == nil {
 			return nil, Report{}, fmt.Errorf("refit: the rig's clips do not have the animation's %d frames, so its motion cannot be kept", s.F())
 		}
 		p.M = fromClips
 		rep.MotionFrom = "clips"
+		e0 = p.SSE()
 	} else {
 		p.M = rigidFits(p, h)
 		p.Constrain(h)
 		rep.MotionFrom = "rigid fits"
+		e0 = p.SSE()
 		if fromClips != nil {
 			rigid := p.M
 			p.M = fromClips
 			p.Constrain(h)
-			if e := p.SSE(); e <= sse(p, rigid) {
-				rep.MotionFrom = "clips"
+			if e := p.SSE(); e <= e0 {
+				rep.MotionFrom, e0 = "clips", e
 			} else {
 				p.M = rigid
 			}
@@ -90,7 +93,7 @@ func Animation(ctx context.Context, r *rig.Rig, s *seq.Sequence, o Options) (*ri
 	}
 	diag := mesh.Diagonal(p.Rest)
 	percent := func(e float64) float64 { return 100 * math.Sqrt(e/float64(p.N*p.F)) / diag }
-	rep.StartRMSEPercent = percent(p.SSE())
+	rep.StartRMSEPercent = percent(e0)
 
 	ws := &weightSolver{p: p, k: o.MaxInfluences, near: near}
 	prev := -1.0
@@ -121,10 +124,12 @@ func Animation(ctx context.Context, r *rig.Rig, s *seq.Sequence, o Options) (*ri
 	if err := ctx.Err(); err != nil {
 		return nil, Report{}, err
 	}
+	// The last fit sees the last weights; its error is the result's.
 	if o.Solve != Weights {
-		p.FitRotations(h, finalSweeps)
+		rep.RMSEPercent = percent(p.FitRotations(h, finalSweeps))
+	} else {
+		rep.RMSEPercent = percent(p.SSE())
 	}
-	rep.RMSEPercent = percent(p.SSE())
 	out := export(r, s, p, h, us, o, fromClips != nil && rep.MotionFrom == "clips")
 	return out, rep, out.Validate()
 }
@@ -241,13 +246,4 @@ func rigidFits(p *skinning.Model, h skinning.Hierarchy) []linalg.Affine {
 		}
 	}
 	return m
-}
-
-// sse is p's data term under the transforms m, p.M left as it was.
-func sse(p *skinning.Model, m []linalg.Affine) float64 {
-	keep := p.M
-	p.M = m
-	e := p.SSE()
-	p.M = keep
-	return e
 }

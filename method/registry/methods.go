@@ -1,0 +1,95 @@
+package registry
+
+import (
+	"context"
+
+	"github.com/meshrig/meshrig/mesh"
+	"github.com/meshrig/meshrig/method/aguiar"
+	"github.com/meshrig/meshrig/method/contraction"
+	"github.com/meshrig/meshrig/method/forcefield"
+	"github.com/meshrig/meshrig/method/ledeng"
+	"github.com/meshrig/meshrig/method/refit"
+	"github.com/meshrig/meshrig/method/schaefer"
+	"github.com/meshrig/meshrig/method/static"
+	"github.com/meshrig/meshrig/rig"
+	"github.com/meshrig/meshrig/seq"
+)
+
+// animation lists the mesh-animation methods, the default first.
+var animation = []*Entry{
+	{
+		Name: ledeng.Name, Aliases: []string{"le-deng", "le-deng-2014"},
+		Paper:       "Le & Deng 2014, Robust and accurate skeletal rigging from mesh sequences",
+		Description: "clusters, skinning decomposition and iterative rigging with pruning: the lowest error (default)",
+		Params: []Param{{"Bones", "0 (as many as the motion needs)"}, {"InitBones", "32"}, {"Iterations", "20"},
+			{"MaxInfluences", "4"}, {"Free", "false"}, {"Seed", "1"}},
+		Free: true,
+		Rig: func(ctx context.Context, s *seq.Sequence, o Options) (*rig.Rig, error) {
+			return ledeng.Rig(ctx, s, ledeng.Options{
+				InitBones: o.InitBones, MaxBones: o.Bones, Iterations: o.Iterations, MaxInfluences: o.MaxInfluences,
+				Free: o.Free, Seed: o.Seed, Progress: o.Progress, Notes: o.Notes,
+			})
+		},
+		Refit: refitAnimation,
+	},
+	{
+		Name: schaefer.Name, Aliases: []string{"schaefer", "schaefer-yuksel-2007"},
+		Paper:       "Schaefer & Yuksel 2007, Example-based skeleton extraction",
+		Description: "greedy rigid face clustering: fast, bones by --bones or --tolerance",
+		Params: []Param{{"Bones", "0 (stop by Tolerance)"}, {"Tolerance", "0.6"}, {"Lloyd", "0"}, {"AreaWeighted", "false"},
+			{"MaxInfluences", "4"}, {"Free", "false"}},
+		Free: true,
+		Rig: func(ctx context.Context, s *seq.Sequence, o Options) (*rig.Rig, error) {
+			return schaefer.Rig(ctx, s, schaefer.Options{
+				Bones: o.Bones, Tolerance: o.Tolerance, Lloyd: o.Lloyd, AreaWeighted: o.AreaWeighted,
+				MaxInfluences: o.MaxInfluences, Free: o.Free, Progress: o.Progress, Notes: o.Notes,
+			})
+		},
+		Refit: refitAnimation,
+	},
+	{
+		Name: aguiar.Name, Aliases: []string{"aguiar", "de-aguiar-2008"},
+		Paper:       "de Aguiar, Theobalt, Thrun & Seidel 2008, Automatic conversion of mesh animations into skeleton-based animations",
+		Description: "spectral segmentation into rigid patches, bone heat weights",
+		Params:      []Param{{"Bones", "48"}, {"MaxInfluences", "4"}, {"Seed", "1"}},
+		Rig: func(ctx context.Context, s *seq.Sequence, o Options) (*rig.Rig, error) {
+			return aguiar.Rig(ctx, s, aguiar.Options{
+				MaxBones: o.Bones, MaxInfluences: o.MaxInfluences, Seed: o.Seed, Progress: o.Progress, Notes: o.Notes,
+			})
+		},
+		Refit: refitAnimation,
+	},
+}
+
+// statics lists the static-mesh methods, the default first.
+var statics = []*Entry{
+	{
+		Name: "forcefield", Aliases: []string{"force-field", "liu-2003"},
+		Paper:       "Liu, Russell & Mirtich 2003, Automatic animation skeleton construction using repulsive force field",
+		Description: "repulsive force field in a voxel grid, minima joined by thinning (default)",
+		Params:      []Param{{"VoxelSize", "1/64"}, {"Weights", "heat"}, {"MaxInfluences", "4"}},
+		Skeleton: func(ctx context.Context, m *mesh.Mesh, o Options) (*static.Skeleton, error) {
+			return forcefield.Skeleton(ctx, m, forcefield.Options{VoxelSize: o.VoxelSize, Progress: o.Progress, Notes: o.Notes})
+		},
+		Refit: refitStatic,
+	},
+	{
+		Name: "contraction", Aliases: []string{"laplacian-contraction", "au-2008"},
+		Paper:       "Au, Tai, Chu, Cohen-Or & Lee 2008, Skeleton extraction by mesh contraction",
+		Description: "Laplacian mesh contraction, connectivity surgery and thinning to --joints",
+		Params:      []Param{{"Joints", "24"}, {"Weights", "heat"}, {"MaxInfluences", "4"}},
+		Skeleton: func(ctx context.Context, m *mesh.Mesh, o Options) (*static.Skeleton, error) {
+			return contraction.Skeleton(ctx, m, contraction.Options{Joints: o.Joints, Progress: o.Progress, Notes: o.Notes})
+		},
+		Refit: refitStatic,
+	},
+}
+
+func refitAnimation(ctx context.Context, r *rig.Rig, s *seq.Sequence, o Options) (*rig.Rig, refit.Report, error) {
+	return refit.Animation(ctx, r, s, o.refitOptions())
+}
+
+func refitStatic(ctx context.Context, r *rig.Rig, _ *seq.Sequence, o Options) (*rig.Rig, refit.Report, error) {
+	out, err := refit.Static(ctx, r, o.Weights, o.refitOptions())
+	return out, refit.Report{}, err
+}
