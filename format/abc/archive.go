@@ -48,6 +48,13 @@ type Object struct {
 	Children []*Object
 	// Parent is nil for Root.
 	Parent *Object
+
+	pos int64 // the object's group
+}
+
+// errf is an error at the object's group, naming the object.
+func (o *Object) errf(msg string, args ...any) error {
+	return errAt(o.pos, "%s: "+msg, append([]any{o.Path}, args...)...)
 }
 
 // Schema returns the object's schema name, "" when it has none.
@@ -80,7 +87,7 @@ func Open(r io.ReaderAt, size int64) (*Archive, error) {
 	// 3 archive metadata, 4 time samplings, 5 indexed metadata.
 	if len(root.kids) < 6 || !root.isData(0) || !root.isData(1) || root.isData(2) ||
 		!root.isData(3) || !root.isData(4) || !root.isData(5) {
-		return nil, errAt(root.pos, "not an Alembic archive: its root group is not 4 data blocks, a group and 2 data blocks")
+		return nil, errAt(root.pos, "not an Alembic archive: its root group is not 2 data blocks, a group and 3 data blocks")
 	}
 	if a.Version, err = a.int32Block(root, 0, "archive version"); err != nil {
 		return nil, err
@@ -212,6 +219,7 @@ func (a *Archive) readIndexedMeta(root group) error {
 // children 1 to n-2 its child objects, and the last a data block with the
 // child objects' headers followed by two 16-byte hashes.
 func (a *Archive) readObject(o *Object, g group, depth int) error {
+	o.pos = g.pos
 	if depth > maxDepth {
 		return errAt(g.pos, "object %s: nested more than %d deep", o.Path, maxDepth)
 	}
@@ -226,8 +234,11 @@ func (a *Archive) readObject(o *Object, g group, depth int) error {
 			return err
 		}
 	}
-	if n < 2 || !g.isData(n-1) {
+	if n < 2 {
 		return nil
+	}
+	if !g.isData(n - 1) {
+		return errAt(g.kidRef(n-1), "object %s: its last child is a group, want the child objects' headers", o.Path)
 	}
 	b, err := a.c.kidData(g, n-1, "object headers of "+o.Path)
 	if err != nil {

@@ -61,7 +61,7 @@ func IsPolyMesh(o *Object) bool { return strings.HasPrefix(o.Schema(), "AbcGeom_
 func (a *Archive) PolyMesh(o *Object) (*PolyMesh, error) {
 	g := o.Props.Prop(".geom")
 	if g == nil || g.Kind != Compound {
-		return nil, fmt.Errorf("%s: a PolyMesh without its .geom compound", o.Path)
+		return nil, o.errf("a PolyMesh without its .geom compound")
 	}
 	m := &PolyMesh{Object: o, p: g.Prop("P"), counts: g.Prop(".faceCounts"), indices: g.Prop(".faceIndices")}
 	for _, q := range []struct {
@@ -69,11 +69,11 @@ func (a *Archive) PolyMesh(o *Object) (*PolyMesh, error) {
 		name string
 	}{{m.p, "P"}, {m.counts, ".faceCounts"}, {m.indices, ".faceIndices"}} {
 		if q.p == nil || q.p.Kind != Array || q.p.Samples == 0 {
-			return nil, fmt.Errorf("%s: the PolyMesh has no %s array", o.Path, q.name)
+			return nil, o.errf("the PolyMesh has no %s array", q.name)
 		}
 	}
 	if m.p.Extent != 3 {
-		return nil, fmt.Errorf("%s: P has %d values per point, want 3", m.p.path, m.p.Extent)
+		return nil, m.p.errf("%d values per point, want 3", m.p.Extent)
 	}
 	m.Samples, m.Sampling = m.p.Samples, m.p.Sampling
 	if err := a.readTopology(m, 0, &m.Counts, &m.Indices); err != nil {
@@ -86,7 +86,7 @@ func (a *Archive) PolyMesh(o *Object) (*PolyMesh, error) {
 	m.Verts = n / 3
 	for k, v := range m.Indices {
 		if v < 0 || int(v) >= m.Verts {
-			return nil, fmt.Errorf("%s sample 0: face index %d is %d, P has %d points", m.indices.path, k, v, m.Verts)
+			return nil, m.indices.errf("sample 0: face index %d is %d, P has %d points", k, v, m.Verts)
 		}
 	}
 	m.UV = param(g, "uv", 2)
@@ -107,7 +107,7 @@ func (a *Archive) readTopology(m *PolyMesh, i int, counts, indices *[]int32) err
 	total := 0
 	for k, c := range *counts {
 		if c < 3 {
-			return fmt.Errorf("%s sample %d: face %d has %d vertices, need at least 3", m.counts.path, i, k+1, c)
+			return m.counts.errf("sample %d: face %d has %d vertices, need at least 3", i, k+1, c)
 		}
 		total += int(c)
 		if total > len(*indices) {
@@ -115,7 +115,7 @@ func (a *Archive) readTopology(m *PolyMesh, i int, counts, indices *[]int32) err
 		}
 	}
 	if total != len(*indices) {
-		return fmt.Errorf("%s sample %d: face counts add up to %d, there are %d face indices", m.Object.Path, i, total, len(*indices))
+		return m.counts.errf("sample %d: face counts add up to %d, there are %d face indices", i, total, len(*indices))
 	}
 	return nil
 }
@@ -206,13 +206,13 @@ func (a *Archive) Positions(m *PolyMesh, i int, dst []linalg.Vec3) ([]linalg.Vec
 		return dst, err
 	}
 	if n/3 != m.Verts {
-		return dst, fmt.Errorf("%s sample %d: %d points, sample 0 has %d: the topology changes", m.p.path, i, n/3, m.Verts)
+		return dst, m.p.errf("sample %d: %d points, sample 0 has %d: the topology changes", i, n/3, m.Verts)
 	}
 	dst = resize(dst, m.Verts)
 	decodeV3f(buf, m.p.POD, dst)
 	for k, v := range dst {
 		if !v.IsFinite() {
-			return dst, fmt.Errorf("%s sample %d: point %d is not finite %v", m.p.path, i, k, v)
+			return dst, m.p.errf("sample %d: point %d is not finite %v", i, k, v)
 		}
 	}
 	return dst, nil
@@ -263,7 +263,7 @@ func (a *Archive) Attribute(m *PolyMesh, p *Param, i int) (*Attribute, error) {
 		return nil, err
 	}
 	if len(at.Values)%p.Extent != 0 {
-		return nil, fmt.Errorf("%s: %d floats, not a whole number of %d-float values", p.vals.path, len(at.Values), p.Extent)
+		return nil, p.vals.errf("%d floats, not a whole number of %d-float values", len(at.Values), p.Extent)
 	}
 	nv := len(at.Values) / p.Extent
 	elems := nv
@@ -273,7 +273,7 @@ func (a *Archive) Attribute(m *PolyMesh, p *Param, i int) (*Attribute, error) {
 		}
 		for k, v := range at.Indices {
 			if v < 0 || int(v) >= nv {
-				return nil, fmt.Errorf("%s: index %d is %d, there are %d values", p.indices.path, k, v, nv)
+				return nil, p.indices.errf("index %d is %d, there are %d values", k, v, nv)
 			}
 		}
 		elems = len(at.Indices)
@@ -290,7 +290,7 @@ func (a *Archive) Attribute(m *PolyMesh, p *Param, i int) (*Attribute, error) {
 		want = 1
 	}
 	if want >= 0 && elems != want {
-		return nil, fmt.Errorf("%s: %d values for scope %q, want %d", p.vals.path, elems, p.Scope, want)
+		return nil, p.vals.errf("%d values for scope %q, want %d", elems, p.Scope, want)
 	}
 	if p.Scope == "fvr" {
 		reverseCorners(m.Counts, at, p.Extent)

@@ -97,6 +97,11 @@ func (p *Property) Prop(name string) *Property {
 	return nil
 }
 
+// errf is an error at the property's group, naming the property.
+func (p *Property) errf(msg string, args ...any) error {
+	return errAt(p.g.pos, "%s: "+msg, append([]any{p.path}, args...)...)
+}
+
 // Path is the property's place for errors: the object path and the
 // property names ("/pCube1/pCubeShape1:.geom/P").
 func (p *Property) Path() string { return p.path }
@@ -183,7 +188,7 @@ func (p *Property) checkStored() error {
 		return nil
 	}
 	need := p.stored(p.Samples-1) + 1
-	if p.first > p.last || len(p.g.kids) < per*need {
+	if len(p.g.kids) < per*need {
 		return errAt(p.g.pos, "%s: %d samples need %d stored, the group holds %d", p.path, p.Samples, need, len(p.g.kids)/per)
 	}
 	return nil

@@ -193,7 +193,7 @@ func (a *Archive) pick(all []*candidate, infos []format.ObjectInfo, object strin
 		paths = append(paths, c.mesh.Object.Path)
 	}
 	if len(all) == 0 {
-		return nil, fmt.Errorf("%w: the file has no PolyMesh objects", format.ErrNoFrames)
+		return nil, a.Root.errf("%w: the file has no PolyMesh objects", format.ErrNoFrames)
 	}
 	if object != "" {
 		var under []*candidate
@@ -219,7 +219,7 @@ func (a *Archive) pick(all []*candidate, infos []format.ObjectInfo, object strin
 		if i, what, err := a.Topology(c.mesh); err != nil {
 			return nil, err
 		} else if i >= 0 {
-			return nil, fmt.Errorf("%s: the topology changes at sample %d (time %.6g s): %s", c.mesh.Object.Path, i, a.Samplings[c.mesh.Sampling].Time(i), what)
+			return nil, c.mesh.Object.errf("the topology changes at sample %d (time %.6g s): %s", i, a.Samplings[c.mesh.Sampling].Time(i), what)
 		}
 		return under, nil
 	}
@@ -245,7 +245,7 @@ func (a *Archive) pick(all []*candidate, infos []format.ObjectInfo, object strin
 		out = append(out, c)
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("%w: every mesh changes topology over time (%s)", format.ErrNoFrames, strings.Join(paths, ", "))
+		return nil, a.Root.errf("%w: every mesh changes topology over time (%s)", format.ErrNoFrames, strings.Join(paths, ", "))
 	}
 	for _, c := range all {
 		if infos[c.info].Note == "" && !contains(out, c) {

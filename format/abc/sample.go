@@ -16,10 +16,10 @@ const keySize = 16
 // number of PODs. Strings are not read through raw.
 func (a *Archive) raw(p *Property, i int) ([]byte, int, error) {
 	if p.Kind == Compound {
-		return nil, 0, fmt.Errorf("%s is a compound property, it has no samples", p.path)
+		return nil, 0, p.errf("a compound property has no samples")
 	}
 	if i < 0 || i >= p.Samples {
-		return nil, 0, fmt.Errorf("%s: sample %d out of range (it has %d)", p.path, i, p.Samples)
+		return nil, 0, p.errf("sample %d out of range (it has %d)", i, p.Samples)
 	}
 	s := p.stored(i)
 	k := s
@@ -108,7 +108,7 @@ func (a *Archive) Float32s(p *Property, i int, dst []float32) ([]float32, error)
 			dst[j] = half(binary.LittleEndian.Uint16(buf[2*j:]))
 		}
 	default:
-		return dst, fmt.Errorf("%s: %s values, want floats", p.path, p.POD)
+		return dst, p.errf("%s values, want floats", p.POD)
 	}
 	return dst, nil
 }
@@ -160,10 +160,10 @@ func (a *Archive) Int32s(p *Property, i int, dst []int32) ([]int32, error) {
 		case Uint64, Int64:
 			v = int64(binary.LittleEndian.Uint64(buf[8*j:]))
 		default:
-			return dst, fmt.Errorf("%s: %s values, want integers", p.path, p.POD)
+			return dst, p.errf("%s values, want integers", p.POD)
 		}
 		if v != int64(int32(v)) {
-			return dst, fmt.Errorf("%s sample %d: value %d does not fit in 32 bits", p.path, i, v)
+			return dst, p.errf("sample %d: value %d does not fit in 32 bits", i, v)
 		}
 		dst[j] = int32(v)
 	}

@@ -1,7 +1,6 @@
 package abc
 
 import (
-	"fmt"
 	"math"
 	"strings"
 
@@ -55,7 +54,7 @@ func (a *Archive) Xform(o *Object) (*Xform, error) {
 	x := &Xform{Object: o}
 	c := o.Props.Prop(".xform")
 	if c == nil || c.Kind != Compound {
-		return nil, fmt.Errorf("%s: an Xform without its .xform compound", o.Path)
+		return nil, o.errf("an Xform without its .xform compound")
 	}
 	if ops := c.Prop(".ops"); ops != nil && ops.Samples > 0 {
 		codes, err := a.Int32s(ops, 0, nil)
@@ -65,7 +64,7 @@ func (a *Archive) Xform(o *Object) (*Xform, error) {
 		for _, v := range codes {
 			k := OpKind(v >> 4)
 			if int(k) >= len(channels) {
-				return nil, fmt.Errorf("%s: unknown Xform operation %d", ops.path, v>>4)
+				return nil, ops.errf("unknown Xform operation %d", v>>4)
 			}
 			x.Ops = append(x.Ops, Op{Kind: k, Hint: uint8(v & 0xf)})
 			x.Channels += channels[k]
@@ -82,7 +81,7 @@ func (a *Archive) Xform(o *Object) (*Xform, error) {
 			got = len(vals)
 		}
 		if got != x.Channels {
-			return nil, fmt.Errorf("%s: %d channel values for operations taking %d", v.path, got, x.Channels)
+			return nil, v.errf("%d channel values for operations taking %d", got, x.Channels)
 		}
 	}
 	if in := c.Prop(".inherits"); in != nil && in.Samples > 0 && in.Kind == Scalar {
@@ -121,7 +120,7 @@ func (a *Archive) Local(x *Xform, t float64) (linalg.Affine, bool, error) {
 			return linalg.Affine{}, false, err
 		}
 		if len(v0) != x.Channels {
-			return linalg.Affine{}, false, fmt.Errorf("%s sample %d: %d values, want %d", x.vals.path, i0, len(v0), x.Channels)
+			return linalg.Affine{}, false, x.vals.errf("sample %d: %d values, want %d", i0, len(v0), x.Channels)
 		}
 		copy(vals, v0)
 		if w > 0 {
@@ -130,7 +129,7 @@ func (a *Archive) Local(x *Xform, t float64) (linalg.Affine, bool, error) {
 				return linalg.Affine{}, false, err
 			}
 			if len(v1) != x.Channels {
-				return linalg.Affine{}, false, fmt.Errorf("%s sample %d: %d values, want %d", x.vals.path, i1, len(v1), x.Channels)
+				return linalg.Affine{}, false, x.vals.errf("sample %d: %d values, want %d", i1, len(v1), x.Channels)
 			}
 			for j := range vals {
 				vals[j] += w * (v1[j] - vals[j])
@@ -147,12 +146,12 @@ func (a *Archive) Local(x *Xform, t float64) (linalg.Affine, bool, error) {
 	for _, v := range m.M {
 		for _, e := range v {
 			if math.IsNaN(e) || math.IsInf(e, 0) {
-				return linalg.Affine{}, false, fmt.Errorf("%s at time %g: the transform is not finite", x.Object.Path, t)
+				return linalg.Affine{}, false, x.Object.errf("at time %g: the transform is not finite", t)
 			}
 		}
 	}
 	if !m.T.IsFinite() {
-		return linalg.Affine{}, false, fmt.Errorf("%s at time %g: the transform is not finite", x.Object.Path, t)
+		return linalg.Affine{}, false, x.Object.errf("at time %g: the transform is not finite", t)
 	}
 	return m, inh, nil
 }

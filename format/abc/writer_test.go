@@ -1,0 +1,213 @@
+package abc
+
+import (
+	"encoding/binary"
+	"math"
+)
+
+// A small Ogawa writer for tests: it lays out groups and data blocks as
+// Alembic's own writer does (children before parents, the root group's
+// offset in the header), without deduplicating samples.
+
+type ogawaWriter struct{ buf []byte }
+
+func newOgawaWriter() *ogawaWriter { return &ogawaWriter{buf: make([]byte, headerSize)} }
+
+func (w *ogawaWriter) u64(v uint64) { w.buf = binary.LittleEndian.AppendUint64(w.buf, v) }
+
+// data writes a data block and returns its child offset (data bit set).
+func (w *ogawaWriter) data(b []byte) uint64 {
+	if len(b) == 0 {
+		return dataBit
+	}
+	pos := uint64(len(w.buf))
+	w.u64(uint64(len(b)))
+	w.buf = append(w.buf, b...)
+	return pos | dataBit
+}
+
+// group writes a group of children and returns its offset.
+func (w *ogawaWriter) group(kids ...uint64) uint64 {
+	if len(kids) == 0 {
+		return 0
+	}
+	pos := uint64(len(w.buf))
+	w.u64(uint64(len(kids)))
+	for _, k := range kids {
+		w.u64(k)
+	}
+	return pos
+}
+
+func (w *ogawaWriter) finish(root uint64) []byte {
+	copy(w.buf, "Ogawa")
+	w.buf[5], w.buf[6], w.buf[7] = 0xff, 0, 1
+	binary.LittleEndian.PutUint64(w.buf[8:], root)
+	return w.buf
+}
+
+// tprop is a property to write: a compound with props, or a scalar or
+// array with one raw sample (values only, no key) per entry of samples.
+type tprop struct {
+	name     string
+	kind     PropertyKind
+	pod      POD
+	extent   int
+	sampling int
+	meta     string
+	samples  [][]byte
+	props    []*tprop
+}
+
+// tobj is an object to write: its top compound's properties and children.
+type tobj struct {
+	name, meta string
+	props      []*tprop
+	kids       []*tobj
+}
+
+// alembicWriter writes an archive of tobj objects.
+type alembicWriter struct {
+	w         *ogawaWriter
+	samplings []TimeSampling
+}
+
+func writeArchive(samplings []TimeSampling, archiveMeta string, top []*tobj) []byte {
+	aw := &alembicWriter{w: newOgawaWriter(), samplings: samplings}
+	w := aw.w
+	ver := w.data(le32(0))
+	lib := w.data(le32(10709))
+	topGroup := aw.object(&tobj{kids: top})
+	meta := w.data([]byte(archiveMeta))
+	var ts []byte
+	for _, s := range samplings {
+		ts = binary.LittleEndian.AppendUint32(ts, uint32(s.MaxSamples))
+		tpc := s.Cycle
+		if tpc == 0 {
+			tpc = acyclicTPC
+		}
+		ts = binary.LittleEndian.AppendUint64(ts, math.Float64bits(tpc))
+		ts = binary.LittleEndian.AppendUint32(ts, uint32(len(s.Times)))
+		for _, t := range s.Times {
+			ts = binary.LittleEndian.AppendUint64(ts, math.Float64bits(t))
+		}
+	}
+	tsd := w.data(ts)
+	idx := w.data(nil)
+	return w.finish(w.group(ver, lib, topGroup, meta, tsd, idx))
+}
+
+// object writes an object's group: properties, children, headers.
+func (aw *alembicWriter) object(o *tobj) uint64 {
+	kids := []uint64{aw.compound(o.props)}
+	var hdr []byte
+	for _, k := range o.kids {
+		kids = append(kids, aw.object(k))
+		hdr = binary.LittleEndian.AppendUint32(hdr, uint32(len(k.name)))
+		hdr = append(hdr, k.name...)
+		hdr = append(hdr, 0xff)
+		hdr = binary.LittleEndian.AppendUint32(hdr, uint32(len(k.meta)))
+		hdr = append(hdr, k.meta...)
+	}
+	hdr = append(hdr, make([]byte, 32)...) // the two hashes
+	kids = append(kids, aw.w.data(hdr))
+	return aw.w.group(kids...)
+}
+
+// compound writes a compound's group: its properties' groups, then their
+// headers with 4-byte counts and inline metadata.
+func (aw *alembicWriter) compound(props []*tprop) uint64 {
+	var kids []uint64
+	var hdr []byte
+	for _, p := range props {
+		info := uint32(p.kind) | 2<<2 | 0xff<<20
+		switch p.kind {
+		case Compound:
+			kids = append(kids, aw.compound(p.props))
+		default:
+			info |= uint32(p.pod)<<4 | 0x100 | uint32(p.extent)<<12
+			var s []uint64
+			for _, b := range p.samples {
+				s = append(s, aw.w.data(append(make([]byte, keySize), b...)))
+				if p.kind == Array {
+					s = append(s, aw.w.data(nil))
+				}
+			}
+			kids = append(kids, aw.w.group(s...))
+		}
+		hdr = binary.LittleEndian.AppendUint32(hdr, info)
+		if p.kind != Compound {
+			hdr = binary.LittleEndian.AppendUint32(hdr, uint32(len(p.samples)))
+			hdr = binary.LittleEndian.AppendUint32(hdr, uint32(p.sampling))
+		}
+		hdr = binary.LittleEndian.AppendUint32(hdr, uint32(len(p.name)))
+		hdr = append(hdr, p.name...)
+		hdr = binary.LittleEndian.AppendUint32(hdr, uint32(len(p.meta)))
+		hdr = append(hdr, p.meta...)
+	}
+	kids = append(kids, aw.w.data(hdr))
+	return aw.w.group(kids...)
+}
+
+func le32(v int32) []byte { return binary.LittleEndian.AppendUint32(nil, uint32(v)) }
+
+func f32s(v ...float32) []byte {
+	var b []byte
+	for _, x := range v {
+		b = binary.LittleEndian.AppendUint32(b, math.Float32bits(x))
+	}
+	return b
+}
+
+func f64s(v ...float64) []byte {
+	var b []byte
+	for _, x := range v {
+		b = binary.LittleEndian.AppendUint64(b, math.Float64bits(x))
+	}
+	return b
+}
+
+func i32s(v ...int32) []byte {
+	var b []byte
+	for _, x := range v {
+		b = binary.LittleEndian.AppendUint32(b, uint32(x))
+	}
+	return b
+}
+
+// xformObj is an Xform object with one translate op whose values are
+// trans (one sample each) on the given sampling.
+func xformObj(name string, sampling int, trans [][3]float64, kids ...*tobj) *tobj {
+	var vals [][]byte
+	for _, t := range trans {
+		vals = append(vals, f64s(t[0], t[1], t[2]))
+	}
+	return &tobj{name: name, meta: "schema=AbcGeom_Xform_v3;schemaObjTitle=AbcGeom_Xform_v3:.xform", kids: kids,
+		props: []*tprop{{name: ".xform", kind: Compound, meta: "schema=AbcGeom_Xform_v3", props: []*tprop{
+			{name: ".inherits", kind: Scalar, pod: Bool, extent: 1, samples: [][]byte{{1}}},
+			{name: ".ops", kind: Scalar, pod: Uint8, extent: 1, samples: [][]byte{{byte(OpTranslate) << 4}}},
+			{name: ".vals", kind: Scalar, pod: Float64, extent: 3, sampling: sampling, samples: vals},
+		}}}}
+}
+
+// meshObj is a PolyMesh object with positions per sample, counts and
+// indices (one sample) and, when uv is not nil, face-varying indexed UVs.
+func meshObj(name string, sampling int, pos [][]float32, counts, indices []int32, uv []float32, uvIdx []int32) *tobj {
+	var ps [][]byte
+	for _, p := range pos {
+		ps = append(ps, f32s(p...))
+	}
+	geom := []*tprop{
+		{name: "P", kind: Array, pod: Float32, extent: 3, sampling: sampling, meta: "geoScope=vtx;interpretation=point", samples: ps},
+		{name: ".faceIndices", kind: Array, pod: Int32, extent: 1, samples: [][]byte{i32s(indices...)}},
+		{name: ".faceCounts", kind: Array, pod: Int32, extent: 1, samples: [][]byte{i32s(counts...)}},
+	}
+	if uv != nil {
+		geom = append(geom, &tprop{name: "uv", kind: Compound, meta: "geoScope=fvr;podName=float32_t;podExtent=2", props: []*tprop{
+			{name: ".vals", kind: Array, pod: Float32, extent: 2, meta: "geoScope=fvr", samples: [][]byte{f32s(uv...)}},
+			{name: ".indices", kind: Array, pod: Uint32, extent: 1, samples: [][]byte{i32s(uvIdx...)}},
+		}})
+	}
+	return &tobj{name: name, meta: "schema=AbcGeom_PolyMesh_v1;schemaBaseType=AbcGeom_GeomBase_v1;schemaObjTitle=AbcGeom_PolyMesh_v1:.geom",
+		props: []*tprop{{name: ".geom", kind: Compound, meta: "schema=AbcGeom_PolyMesh_v1", props: geom}}}
+}
