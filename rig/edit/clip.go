@@ -10,11 +10,12 @@ import (
 // transform is the skin transform of the joint it follows, moved to its
 // own head: rotation Q* = Q_follow, head P* = P_follow + Q_follow·(head −
 // head_follow). Its local rotation is Q'_parent⁻¹·Q*; its translation the
-// new rest offset where its bone is rigid (rest offsets held within tol),
-// else Q'_parent⁻¹·(P* − P'_parent), so free tracks keep their motion
-// exactly. A joint whose bone, parent and parent's motion are all
+// new rest offset where its bone is rigid (rest offsets held within tol)
+// or where no vertex is weighted to its subtree (idle, as placement
+// joints re-rooted below a hip: rigid keeps the clip skeletal), else
+// Q'_parent⁻¹·(P* − P'_parent), so free tracks keep their motion exactly. A joint whose bone, parent and parent's motion are all
 // unchanged keeps its track bit for bit.
-func (p *plan) clip(c *rig.Clip, s *rig.Skeleton, order []int, tol float64) rig.Clip {
+func (p *plan) clip(c *rig.Clip, s *rig.Skeleton, order []int, idle []bool, tol float64) rig.Clip {
 	old := &p.in.Skeleton
 	no, n := old.Len(), s.Len()
 	held := make([]bool, no) // a non-root joint's track holds its rest offset
@@ -31,11 +32,13 @@ func (p *plan) clip(c *rig.Clip, s *rig.Skeleton, order []int, tol float64) rig.
 	rigid := make([]bool, n)
 	follow := make([]rig.JointID, n)
 	for id, e := range order {
+		follow[id] = p.entries[e].follow
+		// A joint whose motion moves no vertex stays rigid: the clip
+		// stays skeletal at no cost to the playback.
 		rigid[id] = true
 		for _, o := range p.entries[e].bone {
-			rigid[id] = rigid[id] && held[o]
+			rigid[id] = rigid[id] && (held[o] || idle[id])
 		}
-		follow[id] = p.entries[e].follow
 	}
 	out := rig.Clip{Name: c.Name, FPS: c.FPS, Frames: c.Frames,
 		Rotation:    make([]linalg.Quat, c.Frames*n),

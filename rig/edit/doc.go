@@ -13,9 +13,11 @@
 //
 // In the clips, every joint keeps its global rotation, and its skin
 // transform exactly wherever its translation track is free (the root's,
-// a free bone's). A rigid bone — a non-root track at its rest offset, as
-// in every skeletal rig — stays rigid at its edited rest offset, which is
-// where an edit can change the motion: MoveJoint of a non-root joint,
+// a free bone's, a hip's under placement joints). A rigid bone — a
+// non-root track at its rest offset, as in every skeletal rig — stays
+// rigid at its edited rest offset, and so does a joint whose subtree no
+// vertex is weighted to (placement joints re-rooted below the hip); that
+// is where an edit can change the motion: MoveJoint of a non-root joint,
 // RemoveJoint, Reparent and SetRoot move a subtree by where the rotations
 // it used to hang from differ from the new ones. SplitBone, AddChild,
 // Rename and MoveJoint of the root (or of a weightless leaf) change no

@@ -108,9 +108,10 @@ func globalDiff(a *rig.Rig, ja rig.JointID, b *rig.Rig, jb rig.JointID, c, f int
 
 // checkEdit checks what every edit keeps: the input unchanged, the result
 // valid, sharing the mesh, ≤4 influences summing to 1, rigid and skeletal
-// clips where the input's were, names carried by the id map (except
-// renamed), heads kept (except moved), and the map one-to-one.
-func checkEdit(t *testing.T, in, before, out *rig.Rig, ids []rig.JointID, keepName, keepHead rig.JointID) {
+// clips where the input's were (skeletal ones too, unless loose), names
+// carried by the id map (except renamed), heads kept (except moved), and
+// the map one-to-one.
+func checkEdit(t *testing.T, in, before, out *rig.Rig, ids []rig.JointID, keepName, keepHead rig.JointID, loose bool) {
 	t.Helper()
 	if !reflect.DeepEqual(in, before) {
 		t.Fatal("the edit changed its input")
@@ -139,7 +140,7 @@ func checkEdit(t *testing.T, in, before, out *rig.Rig, ids []rig.JointID, keepNa
 			t.Errorf("clip %q was rigid and is not", in.Clips[c].Name)
 		}
 	}
-	if in.Skeletal() && !out.Skeletal() {
+	if in.Skeletal() && !out.Skeletal() && !loose {
 		t.Error("the rig was skeletal and is not")
 	}
 	seen := map[rig.JointID]bool{}
@@ -182,4 +183,45 @@ func subtree(r *rig.Rig, j rig.JointID) []bool {
 		in[k] = rig.JointID(k) == j || (jt.Parent != rig.NoParent && in[jt.Parent])
 	}
 	return in
+}
+
+// placed is the tube under two still placement joints, ground → place →
+// a → b → c, a carrying the root motion (as Fox.glb's hip under its
+// ground joints): skeletal but not rigid.
+func placed(t testing.TB) *rig.Rig {
+	tb := tube(t)
+	r := &rig.Rig{Mesh: tb.Mesh, Skeleton: rig.Skeleton{Joints: []rig.Joint{
+		{Name: "ground", Parent: rig.NoParent, Head: linalg.Vec3{0, -1, 0}},
+		{Name: "place", Parent: 0, Head: linalg.Vec3{0, -0.5, 0.2}},
+	}}}
+	for _, jt := range tb.Skeleton.Joints {
+		jt.Parent += 2 // the root's NoParent becomes place
+		r.Skeleton.Joints = append(r.Skeleton.Joints, jt)
+	}
+	for _, infl := range tb.Skin {
+		for k := range infl.Joint {
+			infl.Joint[k] += 2
+		}
+		r.Skin = append(r.Skin, infl)
+	}
+	c := tb.Clips[0]
+	pc := rig.NewClip(&r.Skeleton, c.Name, c.FPS, c.Frames)
+	for f := 0; f < c.Frames; f++ {
+		for k := 0; k < 3; k++ {
+			pc.Rotation[f*5+k+2] = c.Rotation[f*3+k]
+			pc.Translation[f*5+k+2] = c.Translation[f*3+k]
+		}
+		pc.Translation[f*5+2] = c.Translation[f*3].Sub(r.Skeleton.Joints[1].Head)
+	}
+	r.Clips = []rig.Clip{pc}
+	if err := r.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if !r.Skeletal() || pc.Rigid(&r.Skeleton, 1e-9) {
+		t.Fatal("placed tube: not skeletal, or rigid")
+	}
+	if d := playback(r, tb); d > 1e-12 {
+		t.Fatalf("placed tube plays %g·d off the tube", d)
+	}
+	return r
 }

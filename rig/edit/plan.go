@@ -110,15 +110,39 @@ func (p *plan) build() (*rig.Rig, []rig.JointID, []rig.JointID, error) {
 		out.Skin[i] = infl
 	}
 	tol := rigidTol(in)
+	idle := weightless(&out.Skeleton, out.Skin)
 	out.Clips = make([]rig.Clip, len(in.Clips))
 	for c := range in.Clips {
-		out.Clips[c] = p.clip(&in.Clips[c], &out.Skeleton, order, tol)
+		out.Clips[c] = p.clip(&in.Clips[c], &out.Skeleton, order, idle, tol)
 	}
 	if err := out.Validate(); err != nil {
 		// The edits keep every rule Validate checks: this is a bug here.
 		return nil, nil, nil, fmt.Errorf("edited rig is invalid: %w", err)
 	}
 	return out, ids, perm, nil
+}
+
+// weightless reports, for every joint of s, whether no vertex is weighted
+// to it or to a joint below it: its motion shows in no vertex.
+func weightless(s *rig.Skeleton, skin rig.Skin) []bool {
+	moves := make([]bool, s.Len())
+	for _, infl := range skin {
+		for k, w := range infl.Weight {
+			if w > 0 {
+				moves[infl.Joint[k]] = true
+			}
+		}
+	}
+	// Children follow their parents: one pass from the last joint up.
+	for k := s.Len() - 1; k > 0; k-- {
+		if moves[k] {
+			moves[s.Joints[k].Parent] = true
+		}
+	}
+	for k := range moves {
+		moves[k] = !moves[k]
+	}
+	return moves
 }
 
 // rigidTol is how far a translation may sit from its rest offset for the
