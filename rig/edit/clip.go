@@ -6,15 +6,16 @@ import (
 )
 
 // clip carries clip c of the input over to the edited skeleton s (order
-// and perm as from stableOrder). Per frame, each joint's intended global
-// transform is the skin transform of the joint it follows, moved to its
-// own head: rotation Q* = Q_follow, head P* = P_follow + Q_follow·(head −
-// head_follow). Its local rotation is Q'_parent⁻¹·Q*; its translation the
-// new rest offset where its bone is rigid (rest offsets held within tol)
-// or where no vertex is weighted to its subtree (idle, as placement
-// joints re-rooted below a hip: rigid keeps the clip skeletal), else
-// Q'_parent⁻¹·(P* − P'_parent), so free tracks keep their motion exactly. A joint whose bone, parent and parent's motion are all
-// unchanged keeps its track bit for bit.
+// as from stableOrder; idle as from weightless). Per frame, each joint's
+// intended global transform is the skin transform of the joint it
+// follows, moved to its own head: rotation Q* = Q_follow, head P* =
+// P_follow + Q_follow·(head − head_follow). Its local rotation is
+// Q'_parent⁻¹·Q*. Its translation is the new rest offset where its bone is
+// rigid (rest offsets held within tol) or where no vertex is weighted to
+// its subtree (idle, as placement joints re-rooted below a hip: rigid
+// keeps the clip skeletal at no cost), else Q'_parent⁻¹·(P* − P'_parent),
+// so free tracks keep their motion exactly. A joint whose bone, parent
+// and parent's motion are all unchanged keeps its track bit for bit.
 func (p *plan) clip(c *rig.Clip, s *rig.Skeleton, order []int, idle []bool, tol float64) rig.Clip {
 	old := &p.in.Skeleton
 	no, n := old.Len(), s.Len()
@@ -33,8 +34,6 @@ func (p *plan) clip(c *rig.Clip, s *rig.Skeleton, order []int, idle []bool, tol 
 	follow := make([]rig.JointID, n)
 	for id, e := range order {
 		follow[id] = p.entries[e].follow
-		// A joint whose motion moves no vertex stays rigid: the clip
-		// stays skeletal at no cost to the playback.
 		rigid[id] = true
 		for _, o := range p.entries[e].bone {
 			rigid[id] = rigid[id] && (held[o] || idle[id])

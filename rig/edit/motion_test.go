@@ -390,3 +390,19 @@ func TestSetRoot(t *testing.T) {
 		t.Error("re-rooting at the root changed the rig")
 	}
 }
+
+// TestRenameKeepsAll: a renamed rig differs from its input in that name
+// only — skin and clips bit for bit.
+func TestRenameKeepsAll(t *testing.T) {
+	in := biped(t)
+	out, err := Rename(in, 4, "skull")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := clone(in)
+	want.Mesh = in.Mesh
+	want.Skeleton.Joints[4].Name = "skull"
+	if !reflect.DeepEqual(out, want) {
+		t.Error("rename changed more than the name")
+	}
+}

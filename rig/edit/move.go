@@ -18,7 +18,8 @@ import (
 // Any other track keeps its joint's skin transform exactly: the root's
 // translation becomes the point its old motion carried the new head to
 // (moving the root changes no vertex's playback), and so does a free
-// bone's (the free form of rig.NewFree, a hip carrying the root motion).
+// bone's (the free form of rig.NewFree, a hip carrying the root motion),
+// unless no vertex is weighted to its subtree (then it is made rigid).
 func MoveJoint(r *rig.Rig, j rig.JointID, head linalg.Vec3) (*rig.Rig, error) {
 	if err := checkRig(r); err != nil {
 		return nil, err

@@ -28,7 +28,8 @@ type entry struct {
 	// bone lists the input joints whose translation tracks must all hold
 	// their rest offsets in a clip for this joint's track to be set to its
 	// new rest offset there (a rigid bone stays rigid); nil for a new bone,
-	// rigid always. A joint whose track is free keeps its global position.
+	// rigid always. A joint whose track is free keeps its global position
+	// unless no vertex is weighted to its subtree.
 	bone []rig.JointID
 }
 
