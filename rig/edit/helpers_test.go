@@ -92,12 +92,14 @@ func playback(a, b *rig.Rig) float64 {
 }
 
 // globalDiff is how far joint ja of a and jb of b are apart at frame f of
-// clip c: the larger of the rotation matrices' largest entry difference
-// and the heads' distance over the diagonal.
+// clip c (affineDiff of their global transforms).
 func globalDiff(a *rig.Rig, ja rig.JointID, b *rig.Rig, jb rig.JointID, c, f int) (rot, head float64) {
-	d := mesh.Diagonal(a.Mesh.Verts)
-	ga := a.Skeleton.Pose(&a.Clips[c], f, nil)[ja]
-	gb := b.Skeleton.Pose(&b.Clips[c], f, nil)[jb]
+	return affineDiff(a.Skeleton.Pose(&a.Clips[c], f, nil)[ja], b.Skeleton.Pose(&b.Clips[c], f, nil)[jb], mesh.Diagonal(a.Mesh.Verts))
+}
+
+// affineDiff returns the largest entry difference of two rotation
+// matrices and the distance of two translations over d.
+func affineDiff(ga, gb linalg.Affine, d float64) (rot, head float64) {
 	for i := 0; i < 3; i++ {
 		for k := 0; k < 3; k++ {
 			rot = max(rot, math.Abs(ga.M[i][k]-gb.M[i][k]))
