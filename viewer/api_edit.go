@@ -12,6 +12,7 @@ import (
 
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/rig"
+	"github.com/meshrig/meshrig/rig/edit"
 )
 
 // Edit kinds, as the page sends them.
@@ -41,19 +42,20 @@ type Edit struct {
 }
 
 // Editor applies an edit to r without modifying it: the new rig, and the
-// map from r's joints to the new rig's (-1: removed). It fails, leaving r
+// map from r's joints to the new rig's (-1: removed; it may hold one entry
+// more, a joint the edit added). It fails, leaving r
 // as it was, on an edit that would make an invalid rig (removing the
 // root, a cycle).
 type Editor func(r *rig.Rig, e Edit) (*rig.Rig, []rig.JointID, error)
 
 // editBody is POST /api/edit's JSON; pointers tell a field left out.
 type editBody struct {
-	Kind   string      `json:"kind"`
-	Joint  *int        `json:"joint"`
-	Parent *int        `json:"parent"`
-	T      *float64    `json:"t"`
-	Head   *[3]float64 `json:"head"`
-	Name   *string     `json:"name"`
+	Kind   string    `json:"kind"`
+	Joint  *int      `json:"joint"`
+	Parent *int      `json:"parent"`
+	T      *float64  `json:"t"`
+	Head   []float64 `json:"head"`
+	Name   *string   `json:"name"`
 }
 
 // check turns the body into an Edit against a skeleton of n joints:
@@ -119,14 +121,17 @@ func (b editBody) check(sk *rig.Skeleton) (Edit, error) {
 		e.T = *b.T
 	}
 	if b.Head != nil {
-		e.Head = linalg.Vec3(*b.Head)
+		if len(b.Head) != 3 {
+			return Edit{}, fmt.Errorf(`"head" has %d numbers: want [x, y, z]`, len(b.Head))
+		}
+		e.Head = linalg.Vec3(b.Head)
 		if !e.Head.IsFinite() {
-			return Edit{}, fmt.Errorf(`"head" %v: want three finite numbers`, *b.Head)
+			return Edit{}, fmt.Errorf(`"head" %v: want three finite numbers`, b.Head)
 		}
 		// A joint a thousand diagonals away is a typing slip, and far
 		// enough to wreck the float32 precision of every file.
 		if lim := 1e3 * skeletonScale(sk); e.Head.Norm() > lim {
-			return Edit{}, fmt.Errorf(`"head" %v is over %.3g from the origin: far outside the model`, *b.Head, lim)
+			return Edit{}, fmt.Errorf(`"head" %v is over %.3g from the origin: far outside the model`, b.Head, lim)
 		}
 	}
 	if b.Name != nil {
@@ -162,10 +167,6 @@ func skeletonScale(sk *rig.Skeleton) float64 {
 func (s *Server) postEdit(w http.ResponseWriter, r *http.Request) {
 	var b editBody
 	if !decode(w, r, &b) {
-		return
-	}
-	if s.opt.Edit == nil {
-		fail(w, http.StatusNotImplemented, "this server cannot edit rigs")
 		return
 	}
 	s.mu.Lock()
@@ -247,4 +248,11 @@ func emptyBody(w http.ResponseWriter, r *http.Request) bool {
 	r.Body = io.NopCloser(bytes.NewReader(b))
 	var v struct{}
 	return decode(w, r, &v)
+}
+
+// ApplyEdit is the default Editor: package rig/edit's Apply. For split
+// and add its map has one entry more than r has joints, the new joint's
+// id, so the page can select it.
+func ApplyEdit(r *rig.Rig, e Edit) (*rig.Rig, []rig.JointID, error) {
+	return edit.Apply(r, edit.Op{Kind: e.Kind, Joint: int(e.Joint), Parent: int(e.Parent), T: e.T, Head: e.Head, Name: e.Name})
 }

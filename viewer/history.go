@@ -78,7 +78,7 @@ func (h *history) undo() bool {
 	}
 	gone := h.steps[h.cur]
 	h.cur--
-	h.changed(invert(gone.jointMap, gone.rig.Skeleton.Len()))
+	h.changed(invert(gone.jointMap, h.current().rig.Skeleton.Len(), gone.rig.Skeleton.Len()))
 	return true
 }
 
@@ -112,9 +112,10 @@ func (h *history) unsaved() int {
 	return max(h.changes, 1)
 }
 
-// invert turns a map from old joints to new ones (-1: removed) into the
-// map from the newLen new joints to the old ones (-1: added); nil stays nil.
-func invert(m []rig.JointID, newLen int) []rig.JointID {
+// invert turns a map from oldLen old joints to new ones (-1: removed;
+// entries past oldLen, a joint the edit added, ignored) into the map from
+// the newLen new joints to the old ones (-1: added); nil stays nil.
+func invert(m []rig.JointID, oldLen, newLen int) []rig.JointID {
 	if m == nil {
 		return nil
 	}
@@ -122,7 +123,7 @@ func invert(m []rig.JointID, newLen int) []rig.JointID {
 	for i := range out {
 		out[i] = -1
 	}
-	for from, to := range m {
+	for from, to := range m[:min(len(m), oldLen)] {
 		if to >= 0 && int(to) < newLen {
 			out[to] = rig.JointID(from)
 		}

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/meshrig/meshrig/method/refit"
 	"github.com/meshrig/meshrig/rig"
 	"github.com/meshrig/meshrig/seq"
 )
@@ -48,10 +49,10 @@ type Options struct {
 	// Web holds the page: index.html at its top, and the files it loads
 	// (app.js, app.css). Nil serves no page, only the API.
 	Web fs.FS
-	// Edit applies one skeleton edit; nil answers POST /api/edit with 501.
+	// Edit applies one skeleton edit; default ApplyEdit (package rig/edit).
 	Edit Editor
-	// Solve re-solves a rig with its skeleton fixed; nil answers
-	// POST /api/solve with 501.
+	// Solve re-solves a rig with its skeleton fixed; default
+	// Refit("", refit.Options{}).
 	Solve Solver
 	// Logf receives the server's remarks: first requests, the page's
 	// timings (POST /api/log), solves finished or failed. Nil drops them.
@@ -92,6 +93,12 @@ func New(opt Options) (*Server, error) {
 	}
 	if opt.Start.IsZero() {
 		opt.Start = time.Now()
+	}
+	if opt.Edit == nil {
+		opt.Edit = ApplyEdit
+	}
+	if opt.Solve == nil {
+		opt.Solve = Refit("", refit.Options{})
 	}
 	if opt.Listen == "" {
 		opt.Listen = DefaultListen
@@ -153,6 +160,8 @@ func (s *Server) routes() {
 	m := http.NewServeMux()
 	m.HandleFunc("GET /{$}", s.static("index.html"))
 	m.HandleFunc("GET /{file}", s.staticFile)
+	// Browsers ask for an icon on their own; none is no error.
+	m.HandleFunc("GET /favicon.ico", func(w http.ResponseWriter, r *http.Request) { w.WriteHeader(http.StatusNoContent) })
 	m.HandleFunc("GET /api/state", s.getState)
 	m.HandleFunc("GET /api/rig.glb", s.getGLB)
 	m.HandleFunc("GET /api/error", s.getError)

@@ -34,10 +34,6 @@ func (s *Server) postSolve(w http.ResponseWriter, r *http.Request) {
 	if !emptyBody(w, r) {
 		return
 	}
-	if s.opt.Solve == nil {
-		fail(w, http.StatusNotImplemented, "this server cannot re-solve rigs")
-		return
-	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.solve.Running {
@@ -53,7 +49,7 @@ func (s *Server) postSolve(w http.ResponseWriter, r *http.Request) {
 	from := s.hist.current().rig
 	version := s.hist.version
 	s.wg.Add(1)
-	go s.runSolve(ctx, from, version)
+	go s.runSolve(ctx, s.opt.Solve, from, version)
 	writeJSON(w, http.StatusAccepted, map[string]bool{"started": true})
 }
 
@@ -77,10 +73,10 @@ func (s *Server) deleteSolve(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]bool{"cancelled": true})
 }
 
-// runSolve re-solves from (the rig at version) and, when the rig has not
+// runSolve re-solves with solve from (the rig at version) and, when the rig has not
 // changed meanwhile, makes the result the current rig: a new version and
 // an undo step.
-func (s *Server) runSolve(ctx context.Context, from *rig.Rig, version int) {
+func (s *Server) runSolve(ctx context.Context, solve Solver, from *rig.Rig, version int) {
 	defer s.wg.Done()
 	start := time.Now()
 	var in *seq.Sequence
@@ -92,7 +88,7 @@ func (s *Server) runSolve(ctx context.Context, from *rig.Rig, version int) {
 		s.solve.Stage, s.solve.Done, s.solve.Total = stage, done, total
 		s.mu.Unlock()
 	}
-	out, err := s.opt.Solve(ctx, from, in, progress)
+	out, err := solve(ctx, from, in, progress)
 	var st *step
 	if err == nil {
 		err = checkSolved(from, out)
