@@ -332,27 +332,7 @@ func TestBrowserEditSolveSave(t *testing.T) {
 
 	// Remove a joint through the UI: click the joint farthest on screen
 	// from the others, then the Remove button.
-	type pick struct {
-		Joint int
-		X, Y  float64
-	}
-	target := eval[pick](s, `(() => {
-		const st = meshrig.state(), n = st.joints.length;
-		const p = Array.from({length: n}, (_, i) => meshrig.jointScreen(i));
-		let best = -1, far = -1;
-		for (let i = 0; i < n; i++) {
-			if (st.joints[i].parent < 0) continue;
-			let d = Infinity;
-			for (let k = 0; k < n; k++) if (k !== i) d = Math.min(d, Math.hypot(p[i].x - p[k].x, p[i].y - p[k].y));
-			if (d > far) { far = d; best = i; }
-		}
-		return {joint: best, x: p[best].x, y: p[best].y};
-	})()`)
-	s.do(chromedp.MouseClickXY(target.X, target.Y))
-	selected := eval[int](s, `meshrig.state().ui.selected`)
-	if selected != target.Joint {
-		t.Fatalf("clicking joint %d at (%.0f, %.0f) selected %d", target.Joint, target.X, target.Y, selected)
-	}
+	s.clickJoint(`j.parent >= 0`)
 	v0 := eval[int](s, `meshrig.state().version`)
 	s.do(chromedp.Click(chromedp.ID("remove")))
 	s.wait("the edited rig loaded", fmt.Sprintf(`meshrig.jointCount() === %d && meshrig.state().ui.loadedVersion > %d`, n-1, v0), 20*time.Second)
@@ -396,6 +376,39 @@ func TestBrowserEditSolveSave(t *testing.T) {
 		t.Fatalf("saved rig: %v, want %d joints", sc.Rig, n-1)
 	}
 	validate(t, saved)
+}
+
+// clickJoint clicks, on the canvas, the joint satisfying the JavaScript
+// condition cond (on j, the State joint, and i, its id) that is farthest on
+// screen from every other joint, checks the page selected it and returns
+// its id.
+func (s *session) clickJoint(cond string) int {
+	s.t.Helper()
+	type pick struct {
+		Joint int
+		X, Y  float64
+	}
+	target := eval[pick](s, `(() => {
+		const st = meshrig.state(), n = st.joints.length;
+		const p = Array.from({length: n}, (_, i) => meshrig.jointScreen(i));
+		let best = -1, far = -1;
+		for (let i = 0; i < n; i++) {
+			const j = st.joints[i];
+			if (!(`+cond+`)) continue;
+			let d = Infinity;
+			for (let k = 0; k < n; k++) if (k !== i) d = Math.min(d, Math.hypot(p[i].x - p[k].x, p[i].y - p[k].y));
+			if (d > far) { far = d; best = i; }
+		}
+		return {joint: best, x: best >= 0 ? p[best].x : 0, y: best >= 0 ? p[best].y : 0};
+	})()`)
+	if target.Joint < 0 {
+		s.t.Fatalf("no joint where %s", cond)
+	}
+	s.do(chromedp.MouseClickXY(target.X, target.Y))
+	if got := eval[int](s, `meshrig.state().ui.selected`); got != target.Joint {
+		s.t.Fatalf("clicking joint %d at (%.0f, %.0f) selected %d", target.Joint, target.X, target.Y, got)
+	}
+	return target.Joint
 }
 
 func (s *session) jointCountLoaded() int {

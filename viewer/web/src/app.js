@@ -151,9 +151,7 @@ export class App {
 
   /** resetPose puts the bones back where the clip (or the rest pose) has them. */
   resetPose() {
-    const t = this.timeline;
-    if (t.clip >= 0) t.seek(t.frame);
-    else this.model.restPose();
+    this.timeline.reapply();
     this.overlay.update();
     this.view.invalidate();
   }

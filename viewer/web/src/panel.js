@@ -87,6 +87,8 @@ export class ReportPanel {
     ctx.fill();
     ctx.fillStyle = '#c8ced6';
     ctx.font = '10px sans-serif';
-    ctx.fillText(`${s[worst].toFixed(3)}% @ ${worst + 1}`, 4, 10);
+    ctx.textAlign = 'right';
+    ctx.fillText(`worst ${s[worst].toFixed(3)}% at frame ${worst + 1}`, w - 4, 10);
+    ctx.textAlign = 'left';
   }
 }

@@ -45,7 +45,11 @@ export class View {
   frame(box) {
     const c = box.getCenter(new THREE.Vector3());
     const r = Math.max(box.getSize(new THREE.Vector3()).length() / 2, 1e-6);
-    const dist = r / Math.sin(THREE.MathUtils.degToRad(this.camera.fov / 2));
+    // Fit the box's bounding sphere in the narrower field of view; the
+    // sphere is looser than the body, so come a quarter closer.
+    const v = THREE.MathUtils.degToRad(this.camera.fov);
+    const h = 2 * Math.atan(Math.tan(v / 2) * this.camera.aspect);
+    const dist = (0.75 * r) / Math.sin(Math.min(v, h) / 2);
     this.camera.near = dist / 100;
     this.camera.far = dist * 100;
     this.camera.position.copy(c).add(new THREE.Vector3(0.35, 0.3, 1).normalize().multiplyScalar(dist));

@@ -44,9 +44,6 @@ export class Timeline {
   }
 
   setClip(c, frame = 0) {
-    const m = this.model;
-    m.mixer.stopAllAction();
-    m.restPose();
     this.clip = c;
     this.el.clip.value = String(c);
     const frames = c >= 0 ? this.clips[c].frames : 1;
@@ -54,7 +51,6 @@ export class Timeline {
     this.el.scrub.disabled = c < 0;
     this.el.play.disabled = c < 0;
     if (c < 0) this.pause();
-    else m.actions[c].play();
     this.seek(frame);
   }
 
@@ -67,7 +63,7 @@ export class Timeline {
     const frames = this.clip >= 0 ? this.clips[this.clip].frames : 1;
     f = Math.max(0, Math.min(frames - 1, Math.round(f)));
     this.time = f / this.fps();
-    if (this.clip >= 0) this.pose();
+    this.reapply();
     this.showFrame(f);
     this.view.invalidate();
   }
@@ -88,6 +84,21 @@ export class Timeline {
     for (const fn of this.onFrame) fn(this.clip, this.frame);
   }
 
+  /**
+   * reapply poses the bones from scratch at this.time: the mixer writes a
+   * bone only when its value differs from the one it wrote last, so a bone
+   * turned by hand (the pose tool) would otherwise keep its turn.
+   */
+  reapply() {
+    const m = this.model;
+    m.mixer.stopAllAction();
+    m.restPose();
+    if (this.clip >= 0) {
+      m.actions[this.clip].play();
+      this.pose();
+    }
+  }
+
   /** pose sets the bones at this.time; the repeating action wraps at its end, so stop just short of it. */
   pose() {
     const span = Math.max(this.clips[this.clip].frames - 1, 1) / this.fps();
@@ -105,6 +116,7 @@ export class Timeline {
 
   play() {
     if (this.clip < 0) return;
+    this.reapply(); // drop a hand-made pose
     this.playing = true;
     this.el.play.textContent = '❚❚ Pause';
     this.view.invalidate();
