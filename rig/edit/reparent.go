@@ -45,7 +45,8 @@ func Reparent(r *rig.Rig, j, parent rig.JointID) (*rig.Rig, []rig.JointID, error
 // A reversed bone takes the rigidity of the bone it was: when rigid, its
 // new child sits at the rest offset from its new parent, turned by the
 // parent's rotation (not the child's, as before), so joints on the path
-// can shift where they turned; a free track keeps its global position.
+// can shift where they turned; a free track keeps its global position
+// (unless no vertex is weighted to its subtree: then it is made rigid).
 func SetRoot(r *rig.Rig, j rig.JointID) (*rig.Rig, []rig.JointID, error) {
 	if err := checkRig(r); err != nil {
 		return nil, nil, err
