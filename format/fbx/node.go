@@ -108,10 +108,8 @@ type decoder struct {
 // (wrapping format.ErrTruncated when the data ends early). ASCII FBX is
 // refused with format.ErrUnsupported.
 func Decode(data []byte) (*Document, error) {
-	if len(data) < headerLen {
-		if bytes.HasPrefix([]byte(Magic), data) {
-			return nil, errAt(int64(len(data)), "FBX header: %w", format.ErrTruncated)
-		}
+	if k := min(len(data), len(Magic)); len(data) < headerLen && string(data[:k]) == Magic[:k] {
+		return nil, errAt(int64(len(data)), "FBX header: %w", format.ErrTruncated)
 	}
 	if !bytes.HasPrefix(data, []byte(Magic)) {
 		if looksASCII(data) {
