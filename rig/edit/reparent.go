@@ -11,7 +11,8 @@ import (
 // order requires). Every joint keeps its global rotation in every frame:
 // j's local rotation becomes R_parent⁻¹·R_j. A rigid bone's translation
 // is its new rest offset, so j's subtree turns as before but follows its
-// new parent; a free track keeps its global position. Reparenting the
+// new parent; a free track keeps its global position (unless no vertex
+// is weighted to its subtree: then it is made rigid). Reparenting the
 // root (use SetRoot) and a parent inside j's subtree (a cycle) are
 // refused.
 func Reparent(r *rig.Rig, j, parent rig.JointID) (*rig.Rig, []rig.JointID, error) {
