@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/meshrig/meshrig/linalg"
+	"github.com/meshrig/meshrig/mesh"
 )
 
 // Geometry is a Geometry "Mesh" object: control points, polygons and
@@ -85,6 +86,15 @@ func readGeometry(o *Object) (*Geometry, error) {
 		return nil, errAt(pvi.Offset, "mesh %q: the last polygon has no end marker (a negative index)", o.Name)
 	}
 	polys := len(g.PolyStart) - 1
+	for k := 0; k < polys; k++ {
+		p := g.PolyVerts[g.PolyStart[k]:g.PolyStart[k+1]]
+		if len(p) < 3 {
+			return nil, errAt(pvi.Offset, "mesh %q: polygon %d has %d corners, need at least 3", o.Name, k+1, len(p))
+		}
+		if a := mesh.FirstRepeat(p); a >= 0 {
+			return nil, errAt(pvi.Offset, "mesh %q: polygon %d uses vertex %d twice", o.Name, k+1, p[a]+1)
+		}
+	}
 	for _, c := range n.Children {
 		var l LayerElement
 		var data, index string
