@@ -26,6 +26,13 @@ type Format struct {
 	Exts []string
 	// Mesh reads one mesh: one frame of a per-frame sequence.
 	Mesh func(r io.Reader) (*mesh.Mesh, error)
+	// MeshFS, when set, reads one mesh as Mesh does together with the
+	// side files it names (OBJ's material libraries and their textures),
+	// resolved in fsys relative to name and never outside its folder; it
+	// returns the side files read, as names in fsys. ReadRestMesh uses it;
+	// frames are read with Mesh. An error in a side file is a ParseError
+	// whose File is that name.
+	MeshFS func(fsys fs.FS, name string) (m *mesh.Mesh, sideFiles []string, err error)
 	// Cache reads the frames of a point cache whose rest mesh has n
 	// vertices, with its frame rate (0 when the file has none).
 	Cache func(r io.Reader, n int) (frames [][]linalg.Vec3, fps float64, err error)

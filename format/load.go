@@ -120,10 +120,12 @@ func Load(args []string, opt LoadOptions) (*Input, error) {
 	}
 	var rest *mesh.Mesh
 	if restFile != "" {
-		if rest, err = ReadMesh(restFile); err != nil {
+		var side []string
+		if rest, side, err = ReadRestMesh(restFile); err != nil {
 			return nil, fmt.Errorf("rest pose: %w", err)
 		}
 		in.Files = append(in.Files, restFile)
+		in.Files = append(in.Files, side...)
 	}
 	var seqs []*seq.Sequence
 	for _, p := range parts {
@@ -403,8 +405,17 @@ func (p part) loadFrames(rest *mesh.Mesh, opt LoadOptions) (*seq.Sequence, *rig.
 			return nil, nil, nil, err
 		}
 	}
+	read := files
 	if rest == nil {
 		rest = meshes[0]
+		if f, _, _ := ByPath(files[0]); f != nil && f.MeshFS != nil {
+			// The rest pose brings its materials; frames only positions.
+			var side []string
+			if rest, side, err = ReadRestMesh(files[0]); err != nil {
+				return nil, nil, nil, err
+			}
+			read = append(files[:len(files):len(files)], side...)
+		}
 	}
 	s := seq.New(rest)
 	s.StartClip(p.name, fps)
@@ -413,7 +424,7 @@ func (p part) loadFrames(rest *mesh.Mesh, opt LoadOptions) (*seq.Sequence, *rig.
 			return nil, nil, nil, err
 		}
 	}
-	return s, nil, files, nil
+	return s, nil, read, nil
 }
 
 // pick keeps the frames r selects of one clip's, and returns the 0-based

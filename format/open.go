@@ -3,6 +3,7 @@ package format
 import (
 	"bufio"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -66,6 +67,50 @@ func ReadMesh(name string) (*mesh.Mesh, error) {
 		return nil, WithFile(err, name)
 	}
 	return m, nil
+}
+
+// ReadRestMesh reads a mesh file as ReadMesh does, and for a format that
+// resolves side files (Format.MeshFS: OBJ's material libraries and
+// textures) reads those too, from the file's folder and never outside it,
+// so the mesh's Surface holds its materials. It returns the side files
+// read as paths. A ".gz" file is read without its side files.
+func ReadRestMesh(name string) (*mesh.Mesh, []string, error) {
+	f, gz, err := ByPath(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if f.MeshFS == nil || gz {
+		m, err := ReadMesh(name)
+		return m, nil, err
+	}
+	dir, base := filepath.Split(name)
+	if dir == "" {
+		dir = "."
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer root.Close()
+	fsys := rootFS{root}
+	sf, err := fsys.open(base, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	sf.Close()
+	m, side, err := f.MeshFS(fsys, base)
+	if err != nil {
+		var pe *ParseError
+		if errors.As(err, &pe) && pe.File != "" {
+			pe.File = filepath.Join(dir, filepath.FromSlash(pe.File))
+			return nil, nil, err
+		}
+		return nil, nil, WithFile(err, name)
+	}
+	for k, s := range side {
+		side[k] = filepath.Join(dir, filepath.FromSlash(s))
+	}
+	return m, side, nil
 }
 
 // ReadScene reads an animated scene file (glTF, Collada) by path. Side files are

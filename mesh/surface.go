@@ -123,7 +123,7 @@ type Material struct {
 // NewMaterial returns a material with glTF's defaults: white, fully
 // metallic and rough, opaque.
 func NewMaterial(name string) Material {
-	return Material{Name: name, BaseColor: [4]float32{1, 1, 1, 1}, Metallic: 1, Roughness: 1}
+	return Material{Name: name, BaseColor: [4]float32{1, 1, 1, 1}, Metallic: 1, Roughness: 1, AlphaMode: "OPAQUE"}
 }
 
 // Textures returns the material's texture references that are set.

@@ -14,7 +14,7 @@ import (
 )
 
 func init() {
-	format.Register(format.Format{Name: "obj", Exts: []string{".obj"}, Mesh: Read})
+	format.Register(format.Format{Name: "obj", Exts: []string{".obj"}, Mesh: Read, MeshFS: ReadFS})
 }
 
 // maxLine bounds one line, so a file without newlines cannot exhaust memory.
@@ -22,14 +22,28 @@ const maxLine = 1 << 20
 
 // Read parses an OBJ mesh. Errors are *format.ParseError with the line
 // (and column of the offending field); the file name is left to the
-// caller (format.WithFile).
+// caller (format.WithFile). The mesh's Surface keeps texture coordinates
+// (vt, v flipped to count down from the image's top) and normals (vn) per
+// face corner, a material per usemtl name (named only: ReadFS reads the
+// libraries), and a part per object (o, else g) and material, in order of
+// first use; nil when the file has none of them.
 func Read(r io.Reader) (*mesh.Mesh, error) {
+	m, _, err := read(r)
+	return m, err
+}
+
+// corner is one face corner's vt and vn indices (0-based; -1 for none).
+type corner struct{ vt, vn int }
+
+// read parses an OBJ mesh and returns the material libraries it names.
+func read(r io.Reader) (*mesh.Mesh, []string, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), maxLine)
 	var verts []linalg.Vec3
 	var polys [][]int
 	var faceLine []int
 	var idx []int
+	var lk looks
 	line := 0
 	fail := func(col int, msg string, a ...any) error {
 		return perr(line, col, fmt.Errorf(msg, a...))
@@ -47,53 +61,66 @@ func Read(r io.Reader) (*mesh.Mesh, error) {
 		switch string(fields[0].s) {
 		case "v":
 			if len(fields) < 4 {
-				return nil, fail(1, "vertex has %d coordinates, need 3", len(fields)-1)
+				return nil, nil, fail(1, "vertex has %d coordinates, need 3", len(fields)-1)
 			}
 			var v linalg.Vec3
 			for k := 0; k < 3; k++ {
 				x, err := strconv.ParseFloat(string(fields[k+1].s), 64)
 				if err != nil || !finite(x) {
-					return nil, fail(fields[k+1].col, "bad coordinate %q", fields[k+1].s)
+					return nil, nil, fail(fields[k+1].col, "bad coordinate %q", fields[k+1].s)
 				}
 				v[k] = x
 			}
 			verts = append(verts, v)
+		case "vt", "vn":
+			if err := lk.value(fields); err != nil {
+				return nil, nil, perr(line, err.col, err.err)
+			}
+		case "usemtl", "o", "g":
+			lk.name(string(fields[0].s), restOf(b, fields))
+		case "mtllib":
+			for _, f := range fields[1:] {
+				lk.libs = append(lk.libs, string(f.s))
+			}
 		case "f":
 			if len(fields) < 4 {
-				return nil, fail(1, "face has %d vertices, need at least 3", len(fields)-1)
+				return nil, nil, fail(1, "face has %d vertices, need at least 3", len(fields)-1)
 			}
 			idx = idx[:0]
+			lk.face = lk.face[:0]
 			for _, f := range fields[1:] {
-				s := f.s
-				if i := bytes.IndexByte(s, '/'); i >= 0 {
-					s = s[:i]
+				parts := bytes.SplitN(f.s, []byte("/"), 3)
+				k, err := index(parts[0], len(verts), "vertex", f.s)
+				if err != nil {
+					return nil, nil, perr(line, f.col, err)
 				}
-				k, err := strconv.Atoi(string(s))
-				if err != nil || k == 0 {
-					return nil, fail(f.col, "bad vertex index %q", f.s)
+				c := corner{-1, -1}
+				if len(parts) > 1 && len(parts[1]) > 0 {
+					if c.vt, err = index(parts[1], len(lk.uv), "texture coordinate", f.s); err != nil {
+						return nil, nil, perr(line, f.col, err)
+					}
 				}
-				if k < 0 {
-					k += len(verts) // -1 is the last vertex read so far
-				} else {
-					k--
-				}
-				if k < 0 {
-					return nil, fail(f.col, "relative index %q reaches before the first vertex", f.s)
+				if len(parts) > 2 && len(parts[2]) > 0 {
+					if c.vn, err = index(parts[2], len(lk.normal), "normal", f.s); err != nil {
+						return nil, nil, perr(line, f.col, err)
+					}
 				}
 				idx = append(idx, k)
+				lk.face = append(lk.face, c)
 			}
 			polys = append(polys, append([]int(nil), idx...))
 			faceLine = append(faceLine, line)
+			lk.addFace()
 		}
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, perr(line+1, 0, fmt.Errorf("line longer than %d bytes", maxLine))
+			return nil, nil, perr(line+1, 0, fmt.Errorf("line longer than %d bytes", maxLine))
 		}
-		return nil, err
+		return nil, nil, err
 	}
 	if len(verts) == 0 {
-		return nil, perr(0, 0, fmt.Errorf("no vertices"))
+		return nil, nil, perr(0, 0, fmt.Errorf("no vertices"))
 	}
 	// Index checks need the whole vertex list: OBJ may refer forward.
 	for k, p := range polys {
@@ -107,13 +134,52 @@ func Read(r io.Reader) (*mesh.Mesh, error) {
 			}
 		}
 		if a := mesh.FirstRepeat(p[:r]); a >= 0 {
-			return nil, perr(faceLine[k], 0, fmt.Errorf("face uses vertex %d twice: %w", p[a]+1, mesh.ErrDegenerate))
+			return nil, nil, perr(faceLine[k], 0, fmt.Errorf("face uses vertex %d twice: %w", p[a]+1, mesh.ErrDegenerate))
 		}
 		if r < len(p) {
-			return nil, perr(faceLine[k], 0, fmt.Errorf("vertex index %d out of range (the file has %d vertices)", p[r]+1, len(verts)))
+			return nil, nil, perr(faceLine[k], 0, fmt.Errorf("vertex index %d out of range (the file has %d vertices)", p[r]+1, len(verts)))
 		}
 	}
-	return mesh.New(verts, polys)
+	if err := lk.check(faceLine); err != nil {
+		return nil, nil, err
+	}
+	m, err := mesh.New(verts, polys)
+	if err != nil {
+		return nil, nil, err
+	}
+	if m.Surface = lk.surface(polys); m.Surface != nil {
+		if err := m.Surface.Validate(len(m.Verts), len(m.Tris)); err != nil {
+			return nil, nil, err // a bug here, not in the file
+		}
+	}
+	return m, lk.libs, nil
+}
+
+// index parses a 1-based OBJ index, or a negative one relative to the n
+// elements read so far, into a 0-based one; what names the kind and
+// field the face field, for errors.
+func index(s []byte, n int, what string, field []byte) (int, error) {
+	k, err := strconv.Atoi(string(s))
+	if err != nil || k == 0 {
+		return 0, fmt.Errorf("bad %s index %q", what, field)
+	}
+	if k < 0 {
+		k += n // -1 is the last element read so far
+		if k < 0 {
+			return 0, fmt.Errorf("relative index %q reaches before the first %s", field, what)
+		}
+		return k, nil
+	}
+	return k - 1, nil
+}
+
+// restOf returns the line after its first field, trimmed: a name that may
+// hold spaces.
+func restOf(b []byte, fields []field) string {
+	if len(fields) < 2 {
+		return ""
+	}
+	return string(bytes.TrimRight(b[fields[1].col-1:], " \t\r"))
 }
 
 // perr builds a format.ParseError for a text position.

@@ -113,7 +113,7 @@ func TestReadErrors(t *testing.T) {
 }
 
 func FuzzRead(f *testing.F) {
-	for _, n := range []string{"testdata/quad.obj", "testdata/forms.obj", "testdata/invalid-index.obj"} {
+	for _, n := range []string{"testdata/quad.obj", "testdata/forms.obj", "testdata/invalid-index.obj", "testdata/textured/textured.obj"} {
 		b, err := os.ReadFile(n)
 		if err != nil {
 			f.Fatal(err)
