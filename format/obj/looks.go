@@ -14,7 +14,7 @@ type looks struct {
 	normal [][3]float32 // vn
 	libs   []string     // mtllib names
 
-	object, group, material string // the current o, g and usemtl names
+	object, group, material string   // the current o, g and usemtl names
 	face                    []corner // the face being read
 	corners                 [][]corner
 	polyPart                []int32
