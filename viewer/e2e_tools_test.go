@@ -195,6 +195,33 @@ func TestBrowserTools(t *testing.T) {
 		t.Errorf("after Set, joint x = %v, want %v", got, want)
 	}
 
+	// M: the move tool; a drag from the joint's centre (the gizmo's
+	// view-plane handle) moves it in the rest pose, sent when released.
+	s.do(chromedp.KeyEvent("m"))
+	s.settle()
+	mp := eval[point](s, fmt.Sprintf(`meshrig.jointScreen(%d)`, sel))
+	s.do(
+		chromedp.MouseEvent(chromedp.MouseMoved, mp.X, mp.Y),
+		chromedp.MouseEvent(chromedp.MousePressed, mp.X, mp.Y, chromedp.ButtonLeft, chromedp.ClickCount(1)),
+		chromedp.MouseEvent(chromedp.MouseMoved, mp.X+15, mp.Y, chromedp.ButtonLeft),
+		chromedp.MouseEvent(chromedp.MouseMoved, mp.X+30, mp.Y, chromedp.ButtonLeft),
+		chromedp.MouseEvent(chromedp.MouseReleased, mp.X+30, mp.Y, chromedp.ButtonLeft, chromedp.ClickCount(1)),
+	)
+	s.wait("drag move", fmt.Sprintf(`meshrig.state().version > %d && meshrig.state().ui.loadedVersion === meshrig.state().version`, st.Version), 10*time.Second)
+	moved2 := s.serverState()
+	if d := dist(moved2.Joints[sel].Head, st.Joints[sel].Head); d < 1e-3*st.Diagonal {
+		t.Errorf("dragging the move gizmo moved the joint %.2g (d = %.3g)", d, st.Diagonal)
+	}
+	// The handle under the pointer may hold the move to an axis or a plane,
+	// so the joint need not follow the pointer exactly, but it goes its way.
+	if after := eval[point](s, fmt.Sprintf(`meshrig.jointScreen(%d)`, sel)); after.X-mp.X < 10 || math.Abs(after.Y-mp.Y) > after.X-mp.X {
+		t.Errorf("dragged 30 px right, the joint is drawn (%+.1f, %+.1f) px away", after.X-mp.X, after.Y-mp.Y)
+	} else {
+		t.Logf("dragged 30 px right, the joint is drawn (%+.1f, %+.1f) px away", after.X-mp.X, after.Y-mp.Y)
+	}
+	s.do(chromedp.KeyEvent("q"))
+	st = moved2
+
 	// Reparent: the button, then a click on the new parent (the root).
 	root := -1
 	for i, jt := range st.Joints {
@@ -233,6 +260,10 @@ func TestBrowserTools(t *testing.T) {
 	if !eval[bool](s, `document.getElementById('help').hidden`) {
 		t.Error("Esc left the help open")
 	}
+}
+
+func dist(a, b [3]float64) float64 {
+	return math.Sqrt((a[0]-b[0])*(a[0]-b[0]) + (a[1]-b[1])*(a[1]-b[1]) + (a[2]-b[2])*(a[2]-b[2]))
 }
 
 // childrenOf lists joint j's children in r.
