@@ -16,14 +16,19 @@ type logBody struct {
 	MS    *float64 `json:"ms"`
 }
 
+// logEvents are the timings the page reports, with how the server
+// prints each: the page's milliseconds, then the time since the command
+// started.
+var logEvents = map[string]string{
+	// ms: performance.now() when the first frame with the mesh was drawn.
+	"first-frame": "first frame: drawn %.1f ms after the page's navigation start, %d ms after start",
+	// ms: the mean frame time while playing.
+	"frame-time": "frame time: %.2f ms while playing (%d ms after start)",
+}
+
 func (b logBody) check() error {
-	if b.Event == "" || len(b.Event) > 40 {
-		return fmt.Errorf(`"event" must be 1 to 40 characters`)
-	}
-	for _, c := range b.Event {
-		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
-			return fmt.Errorf(`"event" %q: use lower-case letters, digits and dashes`, b.Event)
-		}
+	if _, ok := logEvents[b.Event]; !ok {
+		return fmt.Errorf(`unknown "event" %.40q (want first-frame or frame-time)`, b.Event)
 	}
 	if b.MS == nil || !(*b.MS >= 0) || math.IsInf(*b.MS, 0) || *b.MS > 1e9 {
 		return fmt.Errorf(`"ms" must be a number of milliseconds, 0 to 1e9`)
@@ -43,6 +48,6 @@ func (s *Server) postLog(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusBadRequest, "%v", err)
 		return
 	}
-	s.logf("page: %s %.0f ms (%d ms after start)", b.Event, *b.MS, s.since())
+	s.logf(logEvents[b.Event], *b.MS, s.since())
 	w.WriteHeader(http.StatusNoContent)
 }

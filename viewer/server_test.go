@@ -404,11 +404,13 @@ func TestLog(t *testing.T) {
 	r, _ := snake(t)
 	ts := newServer(t, Options{Rig: r})
 	ts.ok("POST", "/api/log", `{"event":"first-frame","ms":123}`, http.StatusNoContent)
-	if n := len(ts.log); n == 0 || !strings.Contains(ts.log[n-1], "page:") {
+	ts.ok("POST", "/api/log", `{"event":"frame-time","ms":16.7}`, http.StatusNoContent)
+	if n := len(ts.log); n < 2 || !strings.HasPrefix(ts.log[n-2], "first frame:") || !strings.HasPrefix(ts.log[n-1], "frame time:") {
 		t.Errorf("log %q", ts.log)
 	}
-	for _, body := range []string{``, `{}`, `{"event":"first-frame"}`, `{"event":"First Frame","ms":1}`, `{"event":"x","ms":-1}`,
-		`{"event":"x","ms":"1"}`, `{"event":"x","ms":1,"extra":2}`, `{"event":"x","ms":1} {}`, `[1]`, `{"event":"x","ms":1e400}`} {
+	for _, body := range []string{``, `{}`, `{"event":"first-frame"}`, `{"event":"First Frame","ms":1}`, `{"event":"unknown","ms":1}`,
+		`{"event":"first-frame","ms":-1}`, `{"event":"first-frame","ms":"1"}`, `{"event":"first-frame","ms":1,"extra":2}`,
+		`{"event":"first-frame","ms":1} {}`, `[1]`, `{"event":"first-frame","ms":1e400}`, `{"event":"first-frame","ms":null}`} {
 		wantError(t, ts.req("POST", "/api/log", body), 400, "")
 	}
 }
