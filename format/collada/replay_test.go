@@ -155,21 +155,21 @@ func (rp *replay) geometry(g geometry) error {
 	var vcount, p []int
 	var count int
 	switch {
-	case m.Polylist != nil && m.Triangles == nil:
+	case len(m.Polylist) == 1 && len(m.Triangles) == 0:
 		rp.polygon = true
-		inputs, count = m.Polylist.Inputs, m.Polylist.Count
-		if vcount, err = parseInts(m.Polylist.VCount); err != nil {
+		inputs, count = m.Polylist[0].Inputs, m.Polylist[0].Count
+		if vcount, err = parseInts(m.Polylist[0].VCount); err != nil {
 			return err
 		}
-		if p, err = parseInts(m.Polylist.P); err != nil {
+		if p, err = parseInts(m.Polylist[0].P); err != nil {
 			return err
 		}
-	case m.Triangles != nil && m.Polylist == nil:
-		inputs, count = m.Triangles.Inputs, m.Triangles.Count
+	case len(m.Triangles) == 1 && len(m.Polylist) == 0:
+		inputs, count = m.Triangles[0].Inputs, m.Triangles[0].Count
 		for range count {
 			vcount = append(vcount, 3)
 		}
-		if p, err = parseInts(m.Triangles.P); err != nil {
+		if p, err = parseInts(m.Triangles[0].P); err != nil {
 			return err
 		}
 	default:

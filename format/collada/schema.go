@@ -6,16 +6,19 @@ import "encoding/xml"
 // structs. Field order is element order: the schema fixes it.
 
 type document struct {
-	XMLName    xml.Name        `xml:"COLLADA"`
-	Xmlns      string          `xml:"xmlns,attr"`
-	Version    string          `xml:"version,attr"`
-	Asset      asset           `xml:"asset"`
-	Geometries []geometry      `xml:"library_geometries>geometry"`
-	Controller []controller    `xml:"library_controllers>controller"`
-	Animations *animations     `xml:"library_animations"`
-	Clips      *animationClips `xml:"library_animation_clips"`
-	Scenes     []visualScene   `xml:"library_visual_scenes>visual_scene"`
-	Scene      sceneInstance   `xml:"scene"`
+	XMLName    xml.Name         `xml:"COLLADA"`
+	Xmlns      string           `xml:"xmlns,attr"`
+	Version    string           `xml:"version,attr"`
+	Asset      asset            `xml:"asset"`
+	Images     *imageLibrary    `xml:"library_images"`
+	Effects    *effectLibrary   `xml:"library_effects"`
+	Materials  *materialLibrary `xml:"library_materials"`
+	Geometries []geometry       `xml:"library_geometries>geometry"`
+	Controller []controller     `xml:"library_controllers>controller"`
+	Animations *animations      `xml:"library_animations"`
+	Clips      *animationClips  `xml:"library_animation_clips"`
+	Scenes     []visualScene    `xml:"library_visual_scenes>visual_scene"`
+	Scene      sceneInstance    `xml:"scene"`
 }
 
 type asset struct {
@@ -38,10 +41,10 @@ type geometry struct {
 }
 
 type meshEl struct {
-	Sources   []source   `xml:"source"`
-	Vertices  vertices   `xml:"vertices"`
-	Polylist  *polylist  `xml:"polylist,omitempty"`
-	Triangles *triangles `xml:"triangles,omitempty"`
+	Sources   []source    `xml:"source"`
+	Vertices  vertices    `xml:"vertices"`
+	Polylist  []polylist  `xml:"polylist"`
+	Triangles []triangles `xml:"triangles"`
 }
 
 type source struct {
@@ -84,19 +87,22 @@ type input struct {
 	Semantic string `xml:"semantic,attr"`
 	Source   string `xml:"source,attr"`
 	Offset   *int   `xml:"offset,attr,omitempty"`
+	Set      *int   `xml:"set,attr,omitempty"`
 }
 
 type polylist struct {
-	Count  int     `xml:"count,attr"`
-	Inputs []input `xml:"input"`
-	VCount string  `xml:"vcount"`
-	P      string  `xml:"p"`
+	Material string  `xml:"material,attr,omitempty"`
+	Count    int     `xml:"count,attr"`
+	Inputs   []input `xml:"input"`
+	VCount   string  `xml:"vcount"`
+	P        string  `xml:"p"`
 }
 
 type triangles struct {
-	Count  int     `xml:"count,attr"`
-	Inputs []input `xml:"input"`
-	P      string  `xml:"p"`
+	Material string  `xml:"material,attr,omitempty"`
+	Count    int     `xml:"count,attr"`
+	Inputs   []input `xml:"input"`
+	P        string  `xml:"p"`
 }
 
 type controller struct {
@@ -189,8 +195,9 @@ type matrixEl struct {
 }
 
 type instanceController struct {
-	URL      string `xml:"url,attr"`
-	Skeleton string `xml:"skeleton"`
+	URL          string        `xml:"url,attr"`
+	Skeleton     string        `xml:"skeleton"`
+	BindMaterial *bindMaterial `xml:"bind_material,omitempty"`
 }
 
 type sceneInstance struct {

@@ -12,14 +12,19 @@ func document141(r *rig.Rig) *document {
 	}
 	// Joints first: they keep their names, the other IDs step aside.
 	jids := jointIDs(names, n)
-	geom := geometryOf(r.Mesh, n)
+	mats := materialsOf(r.Mesh.Surface, n)
+	geom := geometryOf(r.Mesh, n, mats.syms)
 	ctrl := controllerOf(r, jids, geom.ID, n)
 	scene := sceneOf(r, jids, ctrl.ID, n)
+	scene.Nodes[len(scene.Nodes)-1].Controller.BindMaterial = mats.bind
 	doc := &document{
 		Xmlns:   "http://www.collada.org/2005/11/COLLADASchema",
 		Version: "1.4.1",
 		Asset: asset{Tool: "meshrig", Created: timestamp, Modified: timestamp,
 			Unit: unit{Name: "meter", Meter: 1}, UpAxis: "Y_UP"},
+		Images:     mats.images,
+		Effects:    mats.effects,
+		Materials:  mats.materials,
 		Geometries: []geometry{geom},
 		Controller: []controller{ctrl},
 		Scenes:     []visualScene{scene},

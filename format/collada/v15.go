@@ -62,7 +62,7 @@ func document15of(r *rig.Rig, limits map[rig.JointID]Limits) *document15 {
 		names[j] = jt.Name
 	}
 	jids := jointIDs(names, n)
-	geom := geometryOf(r.Mesh, n)
+	geom := geometryOf(r.Mesh, n, nil) // UVs and parts; materials in 1.4.1 only
 	ctrl := controllerOf(r, jids, geom.ID, n)
 	scene := sceneOf(r, jids, ctrl.ID, n)
 	nodes := map[string]*node{}
