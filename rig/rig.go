@@ -32,6 +32,12 @@ func (r *Rig) Validate() error {
 	if len(r.Skin) != len(r.Mesh.Verts) {
 		return fmt.Errorf("skin has %d vertices, mesh has %d", len(r.Skin), len(r.Mesh.Verts))
 	}
+	if s := r.Mesh.Surface; s != nil {
+		// Writers index the surface by vertex, triangle and part.
+		if err := s.Validate(len(r.Mesh.Verts), len(r.Mesh.Tris)); err != nil {
+			return fmt.Errorf("mesh surface: %w", err)
+		}
+	}
 	if err := r.Skin.Validate(r.Skeleton.Len()); err != nil {
 		return err
 	}

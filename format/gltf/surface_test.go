@@ -285,3 +285,15 @@ func TestSurfaceFromOBJ(t *testing.T) {
 	}
 	validateClean(t, out)
 }
+
+// TestWriteRefusesBrokenSurface: a surface that does not fit its mesh is
+// refused before anything is written, not indexed out of range.
+func TestWriteRefusesBrokenSurface(t *testing.T) {
+	r := testrig.Tube(t, 2, linalg.Vec3{})
+	r.Mesh = r.Mesh.Clone()
+	r.Mesh.Surface = &mesh.Surface{UVs: []mesh.Attr[[2]float32]{{Values: make([][2]float32, 3)}}}
+	err := Write(&bytes.Buffer{}, r, format.WriteOptions{})
+	if err == nil || !strings.Contains(err.Error(), "mesh surface: UV set 0 has 3 values") {
+		t.Fatalf("err = %v, want the surface refused", err)
+	}
+}
