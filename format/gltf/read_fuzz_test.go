@@ -197,8 +197,21 @@ func tinySeeds() []tinySeed {
 		`"meshes":[{"primitives":[{"attributes":{"POSITION":0}}]}],"nodes":[{"mesh":0}],` +
 		`"animations":[{"samplers":[{"input":1,"output":2,"interpolation":"CUBICSPLINE"},{"input":1,"output":3,"interpolation":"STEP"}],` +
 		`"channels":[{"sampler":0,"target":{"node":0,"path":"translation"}},{"sampler":1,"target":{"node":0,"path":"rotation"}}]}]}`
+	// Surface: UVs and normals, two primitives sharing them (one set of
+	// vertices), a textured material whose image is the side file.
+	surf := le(triangle, []float32{0, 0, 1, 0, 0, 1}, []float32{0, 0, 1, 0, 0, 1, 0, 0, 1}, []uint16{0, 1, 2})
+	surfaced := bufferJSON("t.bin", len(surf)) +
+		`"accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3"},` +
+		`{"bufferView":0,"byteOffset":36,"componentType":5126,"count":3,"type":"VEC2"},` +
+		`{"bufferView":0,"byteOffset":60,"componentType":5126,"count":3,"type":"VEC3"},` +
+		`{"bufferView":0,"byteOffset":96,"componentType":5123,"count":3,"type":"SCALAR"}],` +
+		`"meshes":[{"primitives":[{"attributes":{"POSITION":0,"TEXCOORD_0":1,"NORMAL":2},"indices":3,"material":0},` +
+		`{"attributes":{"POSITION":0,"TEXCOORD_0":1,"NORMAL":2},"indices":3}]}],"nodes":[{"mesh":0}],` +
+		`"materials":[{"name":"m","pbrMetallicRoughness":{"baseColorTexture":{"index":0}}}],` +
+		`"textures":[{"source":0,"sampler":0}],"samplers":[{"magFilter":9729,"wrapS":33071}],"images":[{"uri":"t.bin"}]}`
 	return []tinySeed{
 		{"triangle.gltf", []byte(triangleJSON("t.bin")), tri, 3, 0, false},
+		{"surface.gltf", []byte(surfaced), surf, 3, 0, false},
 		{"data-uri.gltf", []byte(triangleJSON("data:application/octet-stream;base64," + base64.StdEncoding.EncodeToString(tri))), nil, 3, 0, false},
 		{"triangle.glb", tinyGLB(triangleJSON(""), tri), nil, 3, 0, false},
 		{"skinned.gltf", []byte(skinned), skin, 3, 2, true},
