@@ -87,7 +87,7 @@ func (s *Server) getGLB(w http.ResponseWriter, r *http.Request) {
 	st := s.hist.current()
 	s.mu.Unlock()
 	s.firstGLB.Do(func() { s.logf("first rig.glb request %d ms after start", s.since()) })
-	b, err := st.GLB()
+	b, err := s.glb.get(st)
 	if err != nil {
 		fail(w, http.StatusInternalServerError, "writing the rig as glTF: %v", err)
 		return

@@ -21,21 +21,29 @@ type step struct {
 	// jointMap maps the previous step's joints to this one's (-1: gone);
 	// nil when the skeleton kept its joints.
 	jointMap []rig.JointID
-
-	glbOnce sync.Once
-	glb     []byte
-	glbErr  error
 }
 
-// GLB returns the step's rig as binary glTF, encoded once: the writer
-// `meshrig rig` uses.
-func (st *step) GLB() ([]byte, error) {
-	st.glbOnce.Do(func() {
+// glbCache keeps the GLB of the step last asked for: the page fetches
+// each version once or twice, and keeping every step's would hold a
+// megabyte per undo step of a large rig.
+type glbCache struct {
+	mu  sync.Mutex
+	st  *step
+	b   []byte
+	err error
+}
+
+// get returns st's rig as binary glTF, written by the writer `meshrig rig`
+// uses, encoding it only when st is not the step cached.
+func (c *glbCache) get(st *step) ([]byte, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.st != st {
 		var b bytes.Buffer
-		st.glbErr = gltf.Write(&b, st.rig, format.WriteOptions{})
-		st.glb = b.Bytes()
-	})
-	return st.glb, st.glbErr
+		c.err = gltf.Write(&b, st.rig, format.WriteOptions{})
+		c.st, c.b = st, b.Bytes()
+	}
+	return c.b, c.err
 }
 
 // history is the undo/redo list. Rigs in it are never modified.

@@ -75,6 +75,7 @@ type Server struct {
 	hist  history
 	solve solveState
 
+	glb      glbCache
 	firstGLB sync.Once
 	ctx      context.Context // ends when Serve returns; solves run under it
 	cancel   context.CancelFunc

@@ -113,7 +113,8 @@ func runView(cmd *cobra.Command, g *globals, o *viewOptions, args []string) erro
 	if err := o.check(cmd); err != nil {
 		return err
 	}
-	r, in, read, err := o.build(ctx, g, cmd.Flags().Changed("method"), args)
+	rigFirst := cmd.Flags().Changed("method") && !o.static
+	r, in, read, err := o.build(ctx, g, rigFirst, args)
 	if err != nil {
 		return err
 	}
@@ -130,9 +131,15 @@ func runView(cmd *cobra.Command, g *globals, o *viewOptions, args []string) erro
 		},
 	})
 	if err != nil {
+		if in != nil && !rigFirst {
+			return fmt.Errorf("%s with %v: %w", args[0], args[1:], err)
+		}
 		return err
 	}
 	fmt.Fprintf(cmd.OutOrStdout(), "meshrig view: %s\n", srv.URL())
+	if host, _, _ := net.SplitHostPort(srv.Addr()); !net.ParseIP(host).IsLoopback() {
+		fmt.Fprintf(stderr, "meshrig view: listening on %s: other machines can reach it; the token is all that keeps them out\n", srv.Addr())
+	}
 	g.logf("meshrig view: ready %d ms after start; Ctrl-C stops it", time.Since(start).Milliseconds())
 	if o.open {
 		if err := openBrowser(srv.URL()); err != nil {
