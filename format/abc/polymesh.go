@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/meshrig/meshrig/linalg"
+	"github.com/meshrig/meshrig/mesh"
 )
 
 // PolyMesh is a PolyMesh object: its topology (sample 0 of ".faceCounts"
@@ -89,6 +90,18 @@ func (a *Archive) PolyMesh(o *Object) (*PolyMesh, error) {
 			return nil, m.indices.errf("sample 0: face index %d is %d, P has %d points", k, v, m.Verts)
 		}
 	}
+	var poly []int
+	at := 0
+	for k, c := range m.Counts {
+		poly = poly[:0]
+		for _, v := range m.Indices[at : at+int(c)] {
+			poly = append(poly, int(v))
+		}
+		at += int(c)
+		if r := mesh.FirstRepeat(poly); r >= 0 {
+			return nil, m.indices.errf("sample 0: face %d uses vertex %d twice", k+1, poly[r])
+		}
+	}
 	m.UV = param(g, "uv", 2)
 	m.Normals = param(g, "N", 3)
 	return m, nil
@@ -153,32 +166,41 @@ func param(g *Property, name string, extent int) *Param {
 
 // Topology returns the first sample whose topology differs from sample
 // 0's (another point count, other face counts or indices) with what
-// differs, or -1 when every sample has the same.
+// differs, or -1 when every sample has the same. Only stored samples are
+// read: a repeated sample is its stored one.
 func (a *Archive) Topology(m *PolyMesh) (int, string, error) {
-	var counts, indices []int32
-	last := -1
-	for i := 1; i < m.Samples; i++ {
+	first := -1
+	var what string
+	note := func(i int, w string) {
+		if first < 0 || i < first {
+			first, what = i, w
+		}
+	}
+	for s := 1; s <= m.p.stored(m.p.Samples-1); s++ {
+		i := int(m.p.first) + s - 1
 		_, n, err := a.raw(m.p, i)
 		if err != nil {
 			return i, "", err
 		}
 		if n/3 != m.Verts {
-			return i, fmt.Sprintf("%d points, sample 1 has %d", n/3, m.Verts), nil
-		}
-		// Only a newly stored sample can differ.
-		s := max(m.counts.stored(min(i, m.counts.Samples-1)), m.indices.stored(min(i, m.indices.Samples-1)))
-		if s == 0 || s == last {
-			continue
-		}
-		last = s
-		if err := a.readTopology(m, i, &counts, &indices); err != nil {
-			return i, "", err
-		}
-		if !slices.Equal(counts, m.Counts) || !slices.Equal(indices, m.Indices) {
-			return i, "other faces", nil
+			note(i, fmt.Sprintf("%d points, sample 0 has %d", n/3, m.Verts))
+			break
 		}
 	}
-	return -1, "", nil
+	var counts, indices []int32
+	for _, q := range []*Property{m.counts, m.indices} {
+		for s := 1; s <= q.stored(q.Samples-1); s++ {
+			i := int(q.first) + s - 1
+			if err := a.readTopology(m, i, &counts, &indices); err != nil {
+				return i, "", err
+			}
+			if !slices.Equal(counts, m.Counts) || !slices.Equal(indices, m.Indices) {
+				note(i, "other faces")
+				break
+			}
+		}
+	}
+	return first, what, nil
 }
 
 // Polygons returns the polygons counter-clockwise seen from outside: each

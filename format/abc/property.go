@@ -288,6 +288,9 @@ func (a *Archive) parsePropHeaders(parent *Property, buf []byte, base int64, pat
 				}
 				q.Sampling = int(ts)
 			}
+			if ts := a.Samplings[q.Sampling]; ts.Cycle == 0 && q.Samples > len(ts.Times) {
+				return bad("property %q: %d samples, its acyclic sampling has %d times", q.Name, q.Samples, len(ts.Times))
+			}
 		}
 		ns, ok := count()
 		if !ok || ns == 0 || int(ns) > len(buf)-p {

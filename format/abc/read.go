@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"strings"
+	"unsafe"
 
 	"github.com/meshrig/meshrig/format"
 	"github.com/meshrig/meshrig/linalg"
@@ -30,6 +31,10 @@ type Options struct {
 	Frames format.FrameRange
 	// Clip names the clip; "" names it "alembic".
 	Clip string
+	// MaxBytes bounds the memory the frames may take (positions and
+	// labels); a file that would need more is refused before any frame is
+	// read. 0 means 1.5 GiB, as the other scene readers allow.
+	MaxBytes float64
 	// Context, when not nil, stops reading when done.
 	Context context.Context
 }
@@ -153,13 +158,43 @@ func (a *Archive) Read(opt Options) (*Scene, error) {
 			}
 		}
 	}
-	times, fps := a.frameTimes(picked, opt.FPS)
-	lo, hi, err := opt.Frames.Span(len(times))
+	g := a.frameTimes(picked, opt.FPS)
+	if math.IsInf(g.fps, 0) || !(g.fps > 0) {
+		return sc, a.Root.errf("the samples are too close together to make frames (%g fps)", g.fps)
+	}
+	lo, hi, err := opt.Frames.Span(g.n)
 	if err != nil {
 		return sc, err
 	}
-	sc.Times = times[lo:hi]
-	return sc, a.build(sc, picked, fps, opt)
+	verts, evals := 0, 0
+	for _, c := range picked {
+		verts += c.mesh.Verts
+		evals += len(c.chain)
+	}
+	budget := opt.MaxBytes
+	if budget == 0 {
+		budget = 3 << 29
+	}
+	// A transform evaluated per frame is charged as 1 KiB, so that a deep
+	// chain of Xforms over many frames is refused like a large mesh.
+	perFrame := float64(verts)*float64(unsafe.Sizeof(linalg.Vec3{})) + float64(unsafe.Sizeof("")) + 24 + 1024*float64(evals)
+	if need := float64(hi-lo) * perFrame; need > budget {
+		return sc, fmt.Errorf("%d frames (at %.4g fps) of %d vertices need %.3g GiB, more than the %.3g GiB meshrig reads into: "+
+			"keep some frames (--frames A:B), sample at a lower rate (--fps) or pick one mesh (--object)",
+			hi-lo, g.fps, verts, need/(1<<30), budget/(1<<30))
+	}
+	sc.Times = make([]float64, hi-lo)
+	for i := range sc.Times {
+		sc.Times[i] = g.at(lo + i)
+	}
+	return sc, a.build(sc, picked, g.fps, opt)
+}
+
+// grid is the frames' times: n frames at rate fps, frame i at at(i).
+type grid struct {
+	n   int
+	fps float64
+	at  func(i int) float64
 }
 
 // span sets an object's sample times from the property that drives it.
@@ -267,7 +302,7 @@ func contains(cs []*candidate, c *candidate) bool {
 // frameTimes returns the frames' times and rate: the driving samples
 // themselves when one evenly spaced sampling drives everything and no
 // rate is asked for, else an even grid over their span.
-func (a *Archive) frameTimes(picked []*candidate, fps float64) ([]float64, float64) {
+func (a *Archive) frameTimes(picked []*candidate, fps float64) grid {
 	type key struct{ sampling, n int }
 	seen := map[key]bool{}
 	var keys []key
@@ -280,22 +315,18 @@ func (a *Archive) frameTimes(picked []*candidate, fps float64) ([]float64, float
 			}
 		}
 	}
+	if fps == 0 && len(keys) == 1 {
+		ts := a.Samplings[keys[0].sampling]
+		if step := ts.Step(keys[0].n); step > 0 {
+			return grid{n: keys[0].n, fps: 1 / step, at: ts.Time}
+		}
+	}
 	if len(keys) == 0 {
 		if fps == 0 {
 			fps = 30
 		}
-		m := picked[0].mesh
-		return []float64{a.Samplings[m.Sampling].Time(0)}, fps
-	}
-	if len(keys) == 1 && fps == 0 {
-		ts := a.Samplings[keys[0].sampling]
-		if step := ts.Step(keys[0].n); step > 0 {
-			t := make([]float64, keys[0].n)
-			for i := range t {
-				t[i] = ts.Time(i)
-			}
-			return t, 1 / step
-		}
+		t0 := a.Samplings[picked[0].mesh.Sampling].Time(0)
+		return grid{n: 1, fps: fps, at: func(int) float64 { return t0 }}
 	}
 	start, end := math.Inf(1), math.Inf(-1)
 	finest := 0.0
@@ -314,18 +345,19 @@ func (a *Archive) frameTimes(picked []*candidate, fps float64) ([]float64, float
 		fps = 30
 	}
 	span := end - start
-	n := int(math.Ceil(span*fps - 1e-6))
-	if !(span > 0) || n < 1 {
-		return []float64{start}, fps
+	frames := math.Ceil(span*fps - 1e-6)
+	if !(span > 0) || !(frames >= 1) {
+		return grid{n: 1, fps: fps, at: func(int) float64 { return start }}
 	}
-	n = min(n, 1<<20) // a rate that would make more frames than anyone plays
+	// Past MaxInt32 frames the budget refuses it anyway.
+	n := int(min(frames, math.MaxInt32))
 	rate := float64(n) / span
-	t := make([]float64, n+1)
-	for i := range t {
-		t[i] = start + float64(i)/rate
-	}
-	t[n] = end
-	return t, rate
+	return grid{n: n + 1, fps: rate, at: func(i int) float64 {
+		if i == n {
+			return end
+		}
+		return start + float64(i)/rate
+	}}
 }
 
 // build reads the picked meshes at sc.Times into sc.Sequence and sc.Parts.
@@ -377,7 +409,7 @@ func (a *Archive) build(sc *Scene, picked []*candidate, fps float64, opt Options
 		if f == 0 {
 			rest, err := mesh.New(append([]linalg.Vec3(nil), frame...), polys)
 			if err != nil {
-				return fmt.Errorf("%s: %w", sc.Parts[0].Path, err)
+				return picked[0].mesh.Object.errf("%w", err)
 			}
 			s = seq.New(rest)
 			s.StartClip(name, fps)

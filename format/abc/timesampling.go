@@ -52,19 +52,28 @@ func (ts TimeSampling) Time(i int) float64 {
 // Step returns the time between samples when n samples of this sampling
 // are evenly spaced (within a millionth of the step), else 0.
 func (ts TimeSampling) Step(n int) float64 {
-	if n < 2 {
+	k := len(ts.Times)
+	if n < 2 || k == 0 {
 		return 0
 	}
-	if ts.Kind() == "uniform" {
+	var step float64
+	switch ts.Kind() {
+	case "uniform":
 		return ts.Cycle
+	case "acyclic":
+		if n > k {
+			return 0 // samples past the list all hold the last time
+		}
+		step = (ts.Times[n-1] - ts.Times[0]) / float64(n-1)
+	default:
+		step = ts.Cycle / float64(k)
+		n = k // one cycle tells
 	}
-	t0, t1 := ts.Time(0), ts.Time(n-1)
-	step := (t1 - t0) / float64(n-1)
 	if !(step > 0) {
 		return 0
 	}
 	for i := 1; i < n; i++ {
-		if math.Abs(ts.Time(i)-t0-step*float64(i)) > 1e-6*step {
+		if math.Abs(ts.Times[i]-ts.Times[0]-step*float64(i)) > 1e-6*step {
 			return 0
 		}
 	}

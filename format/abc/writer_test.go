@@ -60,6 +60,7 @@ type tprop struct {
 }
 
 // tobj is an object to write: its top compound's properties and children.
+// A meta of "#k" stands for the archive's indexed metadata k (1-9).
 type tobj struct {
 	name, meta string
 	props      []*tprop
@@ -72,7 +73,7 @@ type alembicWriter struct {
 	samplings []TimeSampling
 }
 
-func writeArchive(samplings []TimeSampling, archiveMeta string, top []*tobj) []byte {
+func writeArchive(samplings []TimeSampling, archiveMeta string, top []*tobj, indexed ...string) []byte {
 	aw := &alembicWriter{w: newOgawaWriter(), samplings: samplings}
 	w := aw.w
 	ver := w.data(le32(0))
@@ -93,7 +94,12 @@ func writeArchive(samplings []TimeSampling, archiveMeta string, top []*tobj) []b
 		}
 	}
 	tsd := w.data(ts)
-	idx := w.data(nil)
+	var im []byte
+	for _, m := range indexed {
+		im = append(im, byte(len(m)))
+		im = append(im, m...)
+	}
+	idx := w.data(im)
 	return w.finish(w.group(ver, lib, topGroup, meta, tsd, idx))
 }
 
@@ -105,11 +111,17 @@ func (aw *alembicWriter) object(o *tobj) uint64 {
 		kids = append(kids, aw.object(k))
 		hdr = binary.LittleEndian.AppendUint32(hdr, uint32(len(k.name)))
 		hdr = append(hdr, k.name...)
+		if len(k.meta) == 2 && k.meta[0] == '#' { // an index into the archive's metadata
+			hdr = append(hdr, k.meta[1]-'0')
+			continue
+		}
 		hdr = append(hdr, 0xff)
 		hdr = binary.LittleEndian.AppendUint32(hdr, uint32(len(k.meta)))
 		hdr = append(hdr, k.meta...)
 	}
-	hdr = append(hdr, make([]byte, 32)...) // the two hashes
+	if len(o.kids) > 0 {
+		hdr = append(hdr, make([]byte, 32)...) // the two hashes
+	}
 	kids = append(kids, aw.w.data(hdr))
 	return aw.w.group(kids...)
 }
@@ -120,7 +132,10 @@ func (aw *alembicWriter) compound(props []*tprop) uint64 {
 	var kids []uint64
 	var hdr []byte
 	for _, p := range props {
-		info := uint32(p.kind) | 2<<2 | 0xff<<20
+		info := uint32(p.kind) | 2<<2
+		if p.meta != "" {
+			info |= 0xff << 20
+		}
 		switch p.kind {
 		case Compound:
 			kids = append(kids, aw.compound(p.props))
@@ -142,8 +157,10 @@ func (aw *alembicWriter) compound(props []*tprop) uint64 {
 		}
 		hdr = binary.LittleEndian.AppendUint32(hdr, uint32(len(p.name)))
 		hdr = append(hdr, p.name...)
-		hdr = binary.LittleEndian.AppendUint32(hdr, uint32(len(p.meta)))
-		hdr = append(hdr, p.meta...)
+		if p.meta != "" {
+			hdr = binary.LittleEndian.AppendUint32(hdr, uint32(len(p.meta)))
+			hdr = append(hdr, p.meta...)
+		}
 	}
 	kids = append(kids, aw.w.data(hdr))
 	return aw.w.group(kids...)
