@@ -150,8 +150,8 @@ func TestBrowserTools(t *testing.T) {
 	s.do(chromedp.Click(chromedp.ID("split")))
 	st := s.edited("split", n+1)
 	sel := eval[int](s, `meshrig.state().ui.selected`)
-	if sel < 0 || st.Joints[sel].Name != name {
-		t.Fatalf("after split the page selects %d, want %s", sel, name)
+	if kids := childNames(st, sel); sel < 0 || len(kids) != 1 || kids[0] != name {
+		t.Fatalf("after split the page selects %d, want the new joint above %s", sel, name)
 	}
 	s.do(chromedp.KeyEvent("z", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
 	s.edited("undo", n)
@@ -162,22 +162,24 @@ func TestBrowserTools(t *testing.T) {
 	if !st.CanRedo {
 		t.Error("after undo the server cannot redo")
 	}
+	if sel := eval[int](s, `meshrig.state().ui.selected`); sel >= 0 {
+		t.Errorf("after undoing the split, joint %d (%s) is still selected", sel, st.Joints[sel].Name)
+	}
+	s.clickJoint(fmt.Sprintf(`j.name === %q`, name))
 
 	// Add a child to the selected joint.
 	s.do(chromedp.Click(chromedp.ID("add-child")))
 	st = s.edited("add child", n+1)
 	sel = eval[int](s, `meshrig.state().ui.selected`)
-	kids := 0
-	for _, jt := range st.Joints {
-		if jt.Parent == sel {
-			kids++
-		}
+	if sel < 0 || st.Joints[sel].Parent < 0 || st.Joints[st.Joints[sel].Parent].Name != name {
+		t.Fatalf("after Add child the page selects %d, want the new child of %s", sel, name)
 	}
-	if kids != len(childrenOf(r, j))+1 {
-		t.Errorf("after Add child %s has %d children, want %d", name, kids, len(childrenOf(r, j))+1)
+	if kids := childNames(st, st.Joints[sel].Parent); len(kids) != len(childrenOf(r, j))+1 {
+		t.Errorf("after Add child %s has children %v, want %d", name, kids, len(childrenOf(r, j))+1)
 	}
 	s.do(chromedp.KeyEvent("z", chromedp.KeyModifiers(chromedp.ModifierCtrl)))
 	s.edited("undo", n)
+	s.clickJoint(fmt.Sprintf(`j.name === %q`, name))
 
 	// Rename and move by typed coordinates.
 	s.do(chromedp.SetValue(chromedp.ID("rename-to"), "e2e_joint"), chromedp.Click(chromedp.ID("rename")))
@@ -264,6 +266,17 @@ func TestBrowserTools(t *testing.T) {
 
 func dist(a, b [3]float64) float64 {
 	return math.Sqrt((a[0]-b[0])*(a[0]-b[0]) + (a[1]-b[1])*(a[1]-b[1]) + (a[2]-b[2])*(a[2]-b[2]))
+}
+
+// childNames lists the names of joint j's children in st.
+func childNames(st viewer.State, j int) []string {
+	var out []string
+	for _, jt := range st.Joints {
+		if jt.Parent == j {
+			out = append(out, jt.Name)
+		}
+	}
+	return out
 }
 
 // childrenOf lists joint j's children in r.

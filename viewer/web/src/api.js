@@ -47,6 +47,7 @@ export const api = {
   redo: () => call('POST', '/api/redo').then(json),
   solveStart: () => call('POST', '/api/solve').then(json),
   solveStatus: () => call('GET', '/api/solve').then(json),
+  solveCancel: () => call('DELETE', '/api/solve').then(json),
   /** POST /api/save → {path}. collada is "", "1.4.1" or "1.5". */
   save: (path, collada) => call('POST', '/api/save', collada ? { path, collada } : { path }).then(json),
   /** POST /api/log; failures are ignored (the page works without it). */

@@ -67,9 +67,12 @@ export class App {
   }
 
   /** applyState takes a State from the server, reloading the rig when its version changed. */
-  async applyState(st) {
+  async applyState(st, selectNew = false) {
+    const before = this.state ? this.state.joints.length : 0;
     let sel = this.selected;
     if (st.map && sel >= 0) sel = sel < st.map.length ? st.map[sel] : -1;
+    // After a split or an add, map's extra entry is the new joint: select it.
+    if (selectNew && st.map && st.map.length === before + 1) sel = st.map[before];
     if (sel >= st.joints.length) sel = -1;
     this.state = st;
     if (st.version !== this.loadedVersion) await this.reload();
@@ -92,6 +95,7 @@ export class App {
     this.overlay.build(model, st.joints.map((j) => j.parent), st.diagonal || model.box.getSize(new THREE.Vector3()).length());
     this.colors.setModel(model);
     this.timeline.setModel(model, st.clips || []);
+    this.overlay.update();
     this.timeline.notify();
     this.view.invalidate();
   }
@@ -214,7 +218,7 @@ export class App {
   edit(op) {
     return this.run(async () => {
       const st = await api.edit(op);
-      await this.applyState(st);
+      await this.applyState(st, op.kind === 'add' || op.kind === 'split');
       this.toast(`${op.kind}: done`);
       return st;
     });

@@ -64,7 +64,8 @@ export class Colors {
       this.showBar('error, % of d', 0, top, (v) => `${v === 0 ? '0' : v.toPrecision(3)}%`);
     } else {
       a.fill(0.78);
-      this.showBar(this.mode === 'weights' ? 'select a joint to see its weights' : null);
+      const why = { weights: 'select a joint to see its weights', error: 'error: no input, or the rest pose (pick a clip)' };
+      this.showBar(why[this.mode] ?? null);
     }
     col.needsUpdate = true;
     this.view.invalidate();

@@ -47,6 +47,8 @@ export function bindKeys(a) {
     const t = e.target;
     const typing = t instanceof HTMLInputElement || t instanceof HTMLSelectElement || t instanceof HTMLTextAreaElement;
     if (typing && e.key !== 'Escape') return;
+    // Enter and Space on a focused button press it; do not also run a shortcut.
+    if (t instanceof HTMLButtonElement && (e.key === 'Enter' || e.key === ' ')) return;
     if (e.altKey) return;
     for (const [keys, , match, run] of table) {
       if ((e.ctrlKey || e.metaKey) && !keys.startsWith('Ctrl')) continue; // leave the browser's own

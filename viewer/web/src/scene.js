@@ -65,13 +65,13 @@ export class View {
     const loop = (now) => {
       const dt = Math.min((now - last) / 1000, 0.25);
       last = now;
+      requestAnimationFrame(loop); // first, so an error below does not stop the loop
       if (this.dirty || this.animating()) {
         this.dirty = false;
         for (const f of this.onTick) f(dt, now);
         this.renderer.render(this.scene, this.camera);
-        for (const f of this.onDrawn) f(now);
+        for (const f of [...this.onDrawn]) f(now);
       }
-      requestAnimationFrame(loop);
     };
     requestAnimationFrame(loop);
   }

@@ -100,6 +100,7 @@ export class SkeletonOverlay {
    */
   pick(x, y, tolerance = 12) {
     if (!this.visible) return -1;
+    this.update(); // the bones may have moved since the last drawn frame
     let best = -1;
     let bestD = tolerance * tolerance;
     this.joints.forEach((m, j) => {

@@ -37,6 +37,7 @@ export class Solver {
   show(on, stage = '', done = 0, total = 0) {
     this.running = on;
     $('solve').disabled = on;
+    $('solve-cancel').hidden = !on;
     const bar = $('solve-progress');
     bar.hidden = !on;
     if (total > 0) {
@@ -50,5 +51,7 @@ export class Solver {
 
   bind() {
     $('solve').addEventListener('click', () => this.solve().catch(() => {}));
+    // Not queued behind the solve (app.run): it is what ends it.
+    $('solve-cancel').addEventListener('click', () => api.solveCancel().catch((e) => this.app.toast(e.message, true)));
   }
 }

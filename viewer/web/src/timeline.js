@@ -1,5 +1,6 @@
 // Playback: a clip (or the rest pose), play/pause, a frame scrubber and a
 // speed; the AnimationMixer poses the bones, the GPU skins the mesh.
+import { api } from './api.js';
 
 export class Timeline {
   constructor(view, el) {
@@ -23,7 +24,10 @@ export class Timeline {
     view.onDrawn.push((now) => {
       if (this.playing && last) {
         this.frameTimes.push(now - last);
-        if (this.frameTimes.length > 2000) this.frameTimes.shift();
+        if (this.frameTimes.length > 2000) {
+          this.frameTimes.shift();
+          if (this.runStart > 0) this.runStart--;
+        }
       }
       last = this.playing ? now : 0;
     });
@@ -114,8 +118,15 @@ export class Timeline {
     this.showFrame(Math.min(frames - 1, Math.round(this.time * this.fps())));
   }
 
+  /** reportRun sends the mean frame time of the playback just ended (10 frames or more) to the server. */
+  reportRun() {
+    const run = this.frameTimes.slice(this.runStart ?? 0);
+    if (run.length >= 10) api.log('frame-time', Math.round((run.reduce((a, b) => a + b, 0) / run.length) * 100) / 100);
+  }
+
   play() {
-    if (this.clip < 0) return;
+    if (this.clip < 0 || this.playing) return;
+    this.runStart = this.frameTimes.length;
     this.reapply(); // drop a hand-made pose
     this.playing = true;
     this.el.play.textContent = '❚❚ Pause';
@@ -123,6 +134,7 @@ export class Timeline {
   }
 
   pause() {
+    if (this.playing) this.reportRun();
     this.playing = false;
     this.el.play.textContent = '▶ Play';
   }
