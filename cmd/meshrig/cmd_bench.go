@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -102,7 +103,7 @@ true rig's own RMSE% on the same frames.`,
 	f := cmd.Flags()
 	f.StringVar(&o.json, "json", "", "also write the rows as JSON to this file (- for standard output)")
 	o.rig.addFlags(f)
-	f.Lookup("method").Usage += "; with --static: forcefield or contraction (default: both)"
+	f.Lookup("method").Usage += "; with --static: " + strings.Join(staticMethods, " or ") + " (default: both)"
 	f.BoolVar(&o.staticMode, "static", false, "benchmark skeletonize on single meshes (see above)")
 	o.static.addShapeFlags(f, "--static, ")
 	return cmd

@@ -13,9 +13,7 @@ import (
 	"github.com/meshrig/meshrig/format"
 	"github.com/meshrig/meshrig/internal/safefile"
 	"github.com/meshrig/meshrig/method"
-	"github.com/meshrig/meshrig/method/aguiar"
-	"github.com/meshrig/meshrig/method/ledeng"
-	"github.com/meshrig/meshrig/method/schaefer"
+	"github.com/meshrig/meshrig/method/registry"
 	"github.com/meshrig/meshrig/metric"
 	"github.com/meshrig/meshrig/rig"
 	"github.com/meshrig/meshrig/seq"
@@ -107,7 +105,7 @@ func clipFiles(out string, clips []seq.Clip) []string {
 
 // addFlags adds the method flags that rig and bench share.
 func (o *rigOptions) addFlags(f *pflag.FlagSet) {
-	f.StringVar(&o.method, "method", "ledeng", "rigging method: ledeng (Le & Deng 2014), face-clustering (Schaefer & Yuksel 2007) or spectral (de Aguiar et al. 2008)")
+	f.StringVar(&o.method, "method", registry.AnimationNames()[0], "rigging method: "+methodList(registry.Animations()))
 	f.Float64Var(&o.tolerance, "tolerance", 0, "face-clustering: stop merging above this RMS fit error, % of the diagonal (default 0.6; ignored with --bones)")
 	f.IntVar(&o.lloyd, "lloyd", 0, "face-clustering: Lloyd refinement passes (0 to 100)")
 	f.BoolVar(&o.areaVotes, "area-weighted", false, "face-clustering: weigh skeleton connectivity votes by vertex area")
@@ -123,27 +121,25 @@ func (o *rigOptions) addFlags(f *pflag.FlagSet) {
 // skeleton, and the methods' costs grow with its square.
 const maxBones = 4096
 
-// methodNames maps each accepted --method to the one name meshrig reports:
-// the short names, and the papers' names earlier reports used.
-var methodNames = map[string]string{
-	ledeng.Name: ledeng.Name, "le-deng": ledeng.Name, "le-deng-2014": ledeng.Name,
-	schaefer.Name: schaefer.Name, "schaefer": schaefer.Name, "schaefer-yuksel-2007": schaefer.Name,
-	aguiar.Name: aguiar.Name, "aguiar": aguiar.Name, "de-aguiar-2008": aguiar.Name,
-}
-
 // check refuses bad method flags before any input is read, and settles
 // --method on its one name.
 func (o *rigOptions) check() error {
-	name, ok := methodNames[o.method]
-	if !ok {
-		return fmt.Errorf("--method %q: unknown (available: %s, %s, %s)", o.method, ledeng.Name, schaefer.Name, aguiar.Name)
+	e, err := registry.Animation(o.method)
+	if err != nil {
+		return fmt.Errorf("--method %q: unknown (available: %s)", o.method, strings.Join(registry.AnimationNames(), ", "))
 	}
-	o.method = name
+	o.method = e.Name
 	if o.skeleton != "tree" && o.skeleton != "none" {
 		return fmt.Errorf("--skeleton %q: want tree or none", o.skeleton)
 	}
-	if o.skeleton == "none" && o.method == aguiar.Name {
-		return fmt.Errorf("--method spectral always builds a skeleton (--skeleton none is for ledeng and face-clustering)")
+	if o.skeleton == "none" && !e.Free {
+		var free []string
+		for _, f := range registry.Animations() {
+			if f.Free {
+				free = append(free, f.Name)
+			}
+		}
+		return fmt.Errorf("--method %s always builds a skeleton (--skeleton none is for %s)", e.Name, strings.Join(free, " and "))
 	}
 	if o.collada != "" && o.collada != "1.4.1" && o.collada != "1.5" {
 		return fmt.Errorf("--collada %q: want 1.4.1 or 1.5", o.collada)
@@ -234,41 +230,40 @@ func rigWith(ctx context.Context, g *globals, o *rigOptions, s *seq.Sequence) (*
 
 // runMethod runs the chosen method, reporting to progress.
 func runMethod(ctx context.Context, g *globals, o *rigOptions, s *seq.Sequence, progress method.Progress) (*rig.Rig, string, error) {
-	notes := func(msg string) { g.logf("note: %s", msg) }
-	switch o.method {
-	case ledeng.Name:
-		r, err := ledeng.Rig(ctx, s, ledeng.Options{
-			InitBones:     o.initBones,
-			MaxBones:      o.bones,
-			Iterations:    o.iterations,
-			MaxInfluences: o.maxInf,
-			Free:          o.skeleton == "none",
-			Seed:          o.seed,
-			Progress:      progress,
-			Notes:         notes,
-		})
-		return r, ledeng.Name, err
-	case schaefer.Name:
-		r, err := schaefer.Rig(ctx, s, schaefer.Options{
-			Bones:         o.bones,
-			Tolerance:     o.tolerance,
-			Lloyd:         o.lloyd,
-			AreaWeighted:  o.areaVotes,
-			MaxInfluences: o.maxInf,
-			Free:          o.skeleton == "none",
-			Progress:      progress,
-			Notes:         notes,
-		})
-		return r, schaefer.Name, err
-	case aguiar.Name:
-		r, err := aguiar.Rig(ctx, s, aguiar.Options{
-			MaxBones:      o.bones,
-			MaxInfluences: o.maxInf,
-			Seed:          o.seed,
-			Progress:      progress,
-			Notes:         notes,
-		})
-		return r, aguiar.Name, err
+	e, err := registry.Animation(o.method)
+	if err != nil {
+		return nil, "", fmt.Errorf("--method %q: unknown (available: %s)", o.method, strings.Join(registry.AnimationNames(), ", "))
 	}
-	return nil, "", fmt.Errorf("--method %q: unknown (available: ledeng, face-clustering, spectral)", o.method)
+	r, err := e.Rig(ctx, s, o.registryOptions(g, progress))
+	return r, e.Name, err
+}
+
+// registryOptions maps the method flags to the registry's options.
+func (o *rigOptions) registryOptions(g *globals, progress method.Progress) registry.Options {
+	return registry.Options{
+		Bones:         o.bones,
+		InitBones:     o.initBones,
+		Iterations:    o.iterations,
+		MaxInfluences: o.maxInf,
+		Free:          o.skeleton == "none",
+		Seed:          o.seed,
+		Tolerance:     o.tolerance,
+		Lloyd:         o.lloyd,
+		AreaWeighted:  o.areaVotes,
+		Progress:      progress,
+		Notes:         func(msg string) { g.logf("note: %s", msg) },
+	}
+}
+
+// methodList names the methods with their papers for flag help:
+// "a (P1), b (P2) or c (P3)".
+func methodList(es []*registry.Entry) string {
+	var parts []string
+	for _, e := range es {
+		parts = append(parts, fmt.Sprintf("%s (%s)", e.Name, e.Paper))
+	}
+	if len(parts) < 2 {
+		return strings.Join(parts, "")
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
 }

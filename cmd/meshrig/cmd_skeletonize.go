@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -14,8 +15,7 @@ import (
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/method"
-	"github.com/meshrig/meshrig/method/contraction"
-	"github.com/meshrig/meshrig/method/forcefield"
+	"github.com/meshrig/meshrig/method/registry"
 	"github.com/meshrig/meshrig/method/skinweights"
 	"github.com/meshrig/meshrig/method/static"
 	"github.com/meshrig/meshrig/metric"
@@ -50,7 +50,7 @@ type staticReport struct {
 }
 
 // staticMethods are the skeleton methods for one static mesh, default first.
-var staticMethods = []string{"forcefield", "contraction"}
+var staticMethods = registry.StaticNames()
 
 func newSkeletonize(g *globals) *cobra.Command {
 	o := &skeletonizeOptions{}
@@ -83,7 +83,7 @@ bounding-box diagonal.`,
 	f := cmd.Flags()
 	f.StringVarP(&o.out, "output", "o", "", "output rig: .glb or .gltf (glTF 2.0) or .dae (Collada) (required)")
 	f.StringVar(&o.report, "report", "", "write the JSON report to this file (- for standard output)")
-	f.StringVar(&o.method, "method", staticMethods[0], "skeleton method: forcefield or contraction")
+	f.StringVar(&o.method, "method", staticMethods[0], "skeleton method: "+methodList(registry.Statics()))
 	f.StringVar(&o.weights, "weights", string(skinweights.Heat), "skin weights: heat, geodesic, distance or rigid")
 	o.addShapeFlags(f, "")
 	f.IntVar(&o.maxInf, "max-influences", 4, "most joints per vertex (1–4)")
@@ -143,9 +143,11 @@ func (o *skeletonizeOptions) check() error {
 	if _, err := skinweights.ParseScheme(o.weights); err != nil {
 		return fmt.Errorf("--weights: %w", err)
 	}
-	if o.method != "forcefield" && o.method != "contraction" {
-		return fmt.Errorf("--method %q: unknown (available: forcefield, contraction)", o.method)
+	e, err := registry.Static(o.method)
+	if err != nil {
+		return fmt.Errorf("--method %q: unknown (available: %s)", o.method, strings.Join(staticMethods, ", "))
 	}
+	o.method = e.Name
 	if o.collada != "" && o.collada != "1.4.1" && o.collada != "1.5" {
 		return fmt.Errorf("--collada %q: want 1.4.1 or 1.5", o.collada)
 	}
@@ -218,15 +220,12 @@ func skeletonizeMesh(ctx context.Context, g *globals, o *skeletonizeOptions, m *
 
 // staticSkeleton runs the chosen skeleton method.
 func staticSkeleton(ctx context.Context, o *skeletonizeOptions, m *mesh.Mesh, progress method.Progress, notes method.Notes) (*static.Skeleton, string, error) {
-	switch o.method {
-	case "forcefield":
-		s, err := forcefield.Skeleton(ctx, m, forcefield.Options{VoxelSize: o.voxelSize, Progress: progress, Notes: notes})
-		return s, "forcefield", err
-	case "contraction":
-		s, err := contraction.Skeleton(ctx, m, contraction.Options{Joints: o.joints, Progress: progress, Notes: notes})
-		return s, "contraction", err
+	e, err := registry.Static(o.method)
+	if err != nil {
+		return nil, "", fmt.Errorf("--method %q: unknown (available: %s)", o.method, strings.Join(staticMethods, ", "))
 	}
-	return nil, "", fmt.Errorf("--method %q: unknown (available: forcefield, contraction)", o.method)
+	s, err := e.Skeleton(ctx, m, registry.Options{VoxelSize: o.voxelSize, Joints: o.joints, Progress: progress, Notes: notes})
+	return s, e.Name, err
 }
 
 // printStaticReport writes the human-readable summary of a static rig.

@@ -49,6 +49,7 @@ Start with:  meshrig demo`,
 	root.AddCommand(
 		newDemo(g),
 		newRig(g),
+		newRefit(g),
 		newSkeletonize(g),
 		newEval(g),
 		newView(g),

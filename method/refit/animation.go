@@ -25,7 +25,7 @@ const finalSweeps = 30
 // which must then cover s's frames).
 //
 // The result keeps r's joints — names, order, parents and heads, bit for
-// bit unless o.RefineJoints — and its mesh. Work happens in unit-sphere
+// bit unless o.RefineJoints — and shares r's mesh; r is not modified. Work happens in unit-sphere
 // coordinates (method.UnitSphere) on the model of method/skinning. Start:
 // r's skin when it fits the mesh, else each vertex on the joint of its
 // nearest bone; r's clips when they have s's frame count or rigid fits of

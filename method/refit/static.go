@@ -14,7 +14,7 @@ import (
 // scheme named scheme ("" is heat; see skinweights.Schemes), at most
 // o.MaxInfluences per vertex (the other options do not apply). Joints —
 // names, order, parents, heads — and any clips are kept as they are; only
-// the skin changes. Bones run from each joint to its children, as
+// the skin changes (r is not modified; the result shares its mesh). Bones run from each joint to its children, as
 // skinweights binds them. It fails on an unknown scheme, an invalid rig
 // skeleton, and what skinweights.Compute refuses (heat: a mesh without
 // triangles).

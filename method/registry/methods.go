@@ -19,7 +19,8 @@ import (
 var animation = []*Entry{
 	{
 		Name: ledeng.Name, Aliases: []string{"le-deng", "le-deng-2014"},
-		Paper:       "Le & Deng 2014, Robust and accurate skeletal rigging from mesh sequences",
+		Paper:       "Le & Deng 2014",
+		Title:       "Robust and accurate skeletal rigging from mesh sequences",
 		Description: "clusters, skinning decomposition and iterative rigging with pruning: the lowest error (default)",
 		Params: []Param{{"Bones", "0 (as many as the motion needs)"}, {"InitBones", "32"}, {"Iterations", "20"},
 			{"MaxInfluences", "4"}, {"Free", "false"}, {"Seed", "1"}},
@@ -34,7 +35,8 @@ var animation = []*Entry{
 	},
 	{
 		Name: schaefer.Name, Aliases: []string{"schaefer", "schaefer-yuksel-2007"},
-		Paper:       "Schaefer & Yuksel 2007, Example-based skeleton extraction",
+		Paper:       "Schaefer & Yuksel 2007",
+		Title:       "Example-based skeleton extraction",
 		Description: "greedy rigid face clustering: fast, bones by --bones or --tolerance",
 		Params: []Param{{"Bones", "0 (stop by Tolerance)"}, {"Tolerance", "0.6"}, {"Lloyd", "0"}, {"AreaWeighted", "false"},
 			{"MaxInfluences", "4"}, {"Free", "false"}},
@@ -49,7 +51,8 @@ var animation = []*Entry{
 	},
 	{
 		Name: aguiar.Name, Aliases: []string{"aguiar", "de-aguiar-2008"},
-		Paper:       "de Aguiar, Theobalt, Thrun & Seidel 2008, Automatic conversion of mesh animations into skeleton-based animations",
+		Paper:       "de Aguiar et al. 2008",
+		Title:       "Automatic conversion of mesh animations into skeleton-based animations",
 		Description: "spectral segmentation into rigid patches, bone heat weights",
 		Params:      []Param{{"Bones", "48"}, {"MaxInfluences", "4"}, {"Seed", "1"}},
 		Rig: func(ctx context.Context, s *seq.Sequence, o Options) (*rig.Rig, error) {
@@ -65,7 +68,8 @@ var animation = []*Entry{
 var statics = []*Entry{
 	{
 		Name: "forcefield", Aliases: []string{"force-field", "liu-2003"},
-		Paper:       "Liu, Russell & Mirtich 2003, Automatic animation skeleton construction using repulsive force field",
+		Paper:       "Liu et al. 2003",
+		Title:       "Automatic animation skeleton construction using repulsive force field",
 		Description: "repulsive force field in a voxel grid, minima joined by thinning (default)",
 		Params:      []Param{{"VoxelSize", "1/64"}, {"Weights", "heat"}, {"MaxInfluences", "4"}},
 		Skeleton: func(ctx context.Context, m *mesh.Mesh, o Options) (*static.Skeleton, error) {
@@ -75,7 +79,8 @@ var statics = []*Entry{
 	},
 	{
 		Name: "contraction", Aliases: []string{"laplacian-contraction", "au-2008"},
-		Paper:       "Au, Tai, Chu, Cohen-Or & Lee 2008, Skeleton extraction by mesh contraction",
+		Paper:       "Au et al. 2008",
+		Title:       "Skeleton extraction by mesh contraction",
 		Description: "Laplacian mesh contraction, connectivity surgery and thinning to --joints",
 		Params:      []Param{{"Joints", "24"}, {"Weights", "heat"}, {"MaxInfluences", "4"}},
 		Skeleton: func(ctx context.Context, m *mesh.Mesh, o Options) (*static.Skeleton, error) {

@@ -19,8 +19,9 @@ type Entry struct {
 	Name string
 	// Aliases are other names accepted for it (the papers' names).
 	Aliases []string
-	// Paper cites the method; Description says in one line what it does.
-	Paper, Description string
+	// Paper cites the method ("Le & Deng 2014"), Title is the paper's;
+	// Description says in one line what the method does.
+	Paper, Title, Description string
 	// Params lists the Options fields the method reads, with defaults.
 	Params []Param
 	// Free is whether the method can skip the skeleton (Options.Free).

@@ -85,7 +85,7 @@ func TestEntriesDocumented(t *testing.T) {
 		fields[ty.Field(i).Name] = true
 	}
 	check := func(e *Entry, animation bool) {
-		if e.Paper == "" || e.Description == "" || len(e.Params) == 0 || e.Refit == nil {
+		if e.Paper == "" || e.Title == "" || e.Description == "" || len(e.Params) == 0 || e.Refit == nil {
 			t.Errorf("%s: paper, description, params or Refit missing", e.Name)
 		}
 		if animation != (e.Rig != nil) || animation == (e.Skeleton != nil) {
