@@ -42,7 +42,7 @@ func checkBroken(t *testing.T, what string, b []byte, err error, alloc uint64) {
 	}
 }
 
-func realBytes(t *testing.T) []byte {
+func realBytes(t testing.TB) []byte {
 	b, err := os.ReadFile(shareddata.Path(t, boneAnim))
 	if err != nil {
 		t.Fatal(err)

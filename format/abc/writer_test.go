@@ -1,7 +1,9 @@
 package abc
 
 import (
+	"bytes"
 	"encoding/binary"
+	"io"
 	"math"
 )
 
@@ -9,20 +11,37 @@ import (
 // Alembic's own writer does (children before parents, the root group's
 // offset in the header), without deduplicating samples.
 
-type ogawaWriter struct{ buf []byte }
+type ogawaWriter struct {
+	w   io.Writer
+	pos uint64
+	err error
+}
 
-func newOgawaWriter() *ogawaWriter { return &ogawaWriter{buf: make([]byte, headerSize)} }
+// newOgawaWriter writes to w, which must be at the file's start: the 16
+// header bytes are left zero for finish to fill.
+func newOgawaWriter(w io.Writer) *ogawaWriter {
+	o := &ogawaWriter{w: w}
+	o.write(make([]byte, headerSize))
+	return o
+}
 
-func (w *ogawaWriter) u64(v uint64) { w.buf = binary.LittleEndian.AppendUint64(w.buf, v) }
+func (w *ogawaWriter) write(b []byte) {
+	if w.err == nil {
+		_, w.err = w.w.Write(b)
+	}
+	w.pos += uint64(len(b))
+}
+
+func (w *ogawaWriter) u64(v uint64) { w.write(binary.LittleEndian.AppendUint64(nil, v)) }
 
 // data writes a data block and returns its child offset (data bit set).
 func (w *ogawaWriter) data(b []byte) uint64 {
 	if len(b) == 0 {
 		return dataBit
 	}
-	pos := uint64(len(w.buf))
+	pos := w.pos
 	w.u64(uint64(len(b)))
-	w.buf = append(w.buf, b...)
+	w.write(b)
 	return pos | dataBit
 }
 
@@ -31,7 +50,7 @@ func (w *ogawaWriter) group(kids ...uint64) uint64 {
 	if len(kids) == 0 {
 		return 0
 	}
-	pos := uint64(len(w.buf))
+	pos := w.pos
 	w.u64(uint64(len(kids)))
 	for _, k := range kids {
 		w.u64(k)
@@ -39,11 +58,13 @@ func (w *ogawaWriter) group(kids ...uint64) uint64 {
 	return pos
 }
 
-func (w *ogawaWriter) finish(root uint64) []byte {
-	copy(w.buf, "Ogawa")
-	w.buf[5], w.buf[6], w.buf[7] = 0xff, 0, 1
-	binary.LittleEndian.PutUint64(w.buf[8:], root)
-	return w.buf
+// header returns the file's first 16 bytes for a root group at root.
+func header(root uint64) []byte {
+	h := make([]byte, headerSize)
+	copy(h, "Ogawa")
+	h[5], h[6], h[7] = 0xff, 0, 1
+	binary.LittleEndian.PutUint64(h[8:], root)
+	return h
 }
 
 // tprop is a property to write: a compound with props, or a scalar or
@@ -57,6 +78,23 @@ type tprop struct {
 	meta     string
 	samples  [][]byte
 	props    []*tprop
+	// gen, when set, makes n samples one at a time (for large files).
+	gen func(i int) []byte
+	n   int
+}
+
+func (p *tprop) count() int {
+	if p.gen != nil {
+		return p.n
+	}
+	return len(p.samples)
+}
+
+func (p *tprop) sample(i int) []byte {
+	if p.gen != nil {
+		return p.gen(i)
+	}
+	return p.samples[i]
 }
 
 // tobj is an object to write: its top compound's properties and children.
@@ -74,7 +112,17 @@ type alembicWriter struct {
 }
 
 func writeArchive(samplings []TimeSampling, archiveMeta string, top []*tobj, indexed ...string) []byte {
-	aw := &alembicWriter{w: newOgawaWriter(), samplings: samplings}
+	var buf bytes.Buffer
+	root, _ := writeArchiveTo(&buf, samplings, archiveMeta, top, indexed...)
+	b := buf.Bytes()
+	copy(b, header(root))
+	return b
+}
+
+// writeArchiveTo writes an archive to w, from its start, leaving the
+// header zero, and returns the root group's offset for it.
+func writeArchiveTo(out io.Writer, samplings []TimeSampling, archiveMeta string, top []*tobj, indexed ...string) (uint64, error) {
+	aw := &alembicWriter{w: newOgawaWriter(out), samplings: samplings}
 	w := aw.w
 	ver := w.data(le32(0))
 	lib := w.data(le32(10709))
@@ -100,7 +148,8 @@ func writeArchive(samplings []TimeSampling, archiveMeta string, top []*tobj, ind
 		im = append(im, m...)
 	}
 	idx := w.data(im)
-	return w.finish(w.group(ver, lib, topGroup, meta, tsd, idx))
+	root := w.group(ver, lib, topGroup, meta, tsd, idx)
+	return root, w.err
 }
 
 // object writes an object's group: properties, children, headers.
@@ -142,8 +191,8 @@ func (aw *alembicWriter) compound(props []*tprop) uint64 {
 		default:
 			info |= uint32(p.pod)<<4 | 0x100 | uint32(p.extent)<<12
 			var s []uint64
-			for _, b := range p.samples {
-				s = append(s, aw.w.data(append(make([]byte, keySize), b...)))
+			for i := 0; i < p.count(); i++ {
+				s = append(s, aw.w.data(append(make([]byte, keySize), p.sample(i)...)))
 				if p.kind == Array {
 					s = append(s, aw.w.data(nil))
 				}
@@ -152,7 +201,7 @@ func (aw *alembicWriter) compound(props []*tprop) uint64 {
 		}
 		hdr = binary.LittleEndian.AppendUint32(hdr, info)
 		if p.kind != Compound {
-			hdr = binary.LittleEndian.AppendUint32(hdr, uint32(len(p.samples)))
+			hdr = binary.LittleEndian.AppendUint32(hdr, uint32(p.count()))
 			hdr = binary.LittleEndian.AppendUint32(hdr, uint32(p.sampling))
 		}
 		hdr = binary.LittleEndian.AppendUint32(hdr, uint32(len(p.name)))
