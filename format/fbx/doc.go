@@ -28,8 +28,13 @@
 //	// sc.Sequence: 400 frames at 24 fps as Dem Bones plays them (8 influences);
 //	// sc.Rig: 21 joints (a still root over 20 free bones), 4 influences
 //
+// Write writes a rig as binary FBX 7.4 (or 7.5): the mesh, a LimbNode per
+// joint, a skin cluster per joint, the bind pose, and an animation stack per
+// clip; read back by ReadScene it replays the rig within float32 keys, and
+// assimp reads it (a test converts it to glTF and compares the playback).
+//
 // Errors on malformed files are *format.ParseError with the byte offset of
 // the record or property at fault; ASCII FBX and versions other than 7.x are
 // refused with format.ErrUnsupported. Importing the package registers
-// ".fbx" with package format (Mesh and Scene). Writing FBX is not done yet.
+// ".fbx" with package format (Mesh, Scene and Write).
 package fbx

@@ -42,6 +42,10 @@ type Node struct {
 	Name     string
 	Props    []Property
 	Children []*Node
+	// EmptyList marks a nested list without records: the FBX SDK writes
+	// one for objects without children (and readers such as assimp
+	// require it there).
+	EmptyList bool
 	// Offset is the record's byte offset in the file (0 for nodes not
 	// read from one), for error messages.
 	Offset int64
@@ -234,6 +238,7 @@ func (d *decoder) node(pos int64, depth int) (n *Node, next int64, end bool, err
 			if q != e {
 				return nil, 0, false, errAt(p, "node %q: its nested list ends at byte %d, the record says %d", n.Name, q, e)
 			}
+			n.EmptyList = len(n.Children) == 0
 			return n, e, false, nil
 		}
 		if q > e {

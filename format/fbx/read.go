@@ -16,7 +16,7 @@ import (
 const maxFile = 1 << 30
 
 func init() {
-	format.Register(format.Format{Name: "fbx", Exts: []string{".fbx"}, Mesh: Read, Scene: ReadScene})
+	format.Register(format.Format{Name: "fbx", Exts: []string{".fbx"}, Mesh: Read, Scene: ReadScene, Write: Write})
 }
 
 // Read reads the rest mesh of a binary FBX file (format.Format.Mesh, so a
