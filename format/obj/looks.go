@@ -16,12 +16,17 @@ type looks struct {
 
 	object, group, material string   // the current o, g and usemtl names
 	face                    []corner // the face being read
-	corners                 [][]corner
-	polyPart                []int32
-	parts                   []mesh.Part
-	partOf                  map[[2]string]int32
-	materials               []string
-	materialOf              map[string]int
+	// vt and vn hold every face corner's indices in file order, -1 where
+	// absent; both stay nil until a corner names one, so a plain frame
+	// file costs nothing.
+	vt, vn     []int32
+	corners    int // face corners read
+	faces      int
+	polyPart   []int32 // nil while every face is in part 0
+	parts      []mesh.Part
+	partOf     map[[2]string]int32
+	materials  []string
+	materialOf map[string]int
 }
 
 // fieldErr is an error at a column of the current line.
@@ -78,7 +83,24 @@ func (lk *looks) name(kind, name string) {
 
 // addFace keeps the face just read: its corners and its part.
 func (lk *looks) addFace() {
-	lk.corners = append(lk.corners, append([]corner(nil), lk.face...))
+	if lk.vt == nil {
+		for _, c := range lk.face {
+			if c.vt >= 0 || c.vn >= 0 {
+				lk.vt, lk.vn = make([]int32, lk.corners, 2*lk.corners+16), make([]int32, lk.corners, 2*lk.corners+16)
+				for i := range lk.vt {
+					lk.vt[i], lk.vn[i] = -1, -1
+				}
+				break
+			}
+		}
+	}
+	if lk.vt != nil {
+		for _, c := range lk.face {
+			lk.vt, lk.vn = append(lk.vt, int32(c.vt)), append(lk.vn, int32(c.vn))
+		}
+	}
+	lk.corners += len(lk.face)
+	lk.faces++
 	obj := lk.object
 	if obj == "" {
 		obj = lk.group
@@ -97,26 +119,36 @@ func (lk *looks) addFace() {
 		}
 		lk.parts = append(lk.parts, mesh.Part{Name: obj, Material: mat})
 	}
-	lk.polyPart = append(lk.polyPart, p)
+	if lk.polyPart == nil && p != 0 {
+		lk.polyPart = make([]int32, lk.faces-1, 2*lk.faces)
+	}
+	if lk.polyPart != nil {
+		lk.polyPart = append(lk.polyPart, p)
+	}
 }
 
 // check refuses vt and vn indices past the file's values; a file with no
 // vt (or vn) at all has its indices of that kind ignored, as readers do.
-func (lk *looks) check(faceLine []int) error {
-	for f, cs := range lk.corners {
-		for k, c := range cs {
-			if c.vt >= len(lk.uv) && len(lk.uv) > 0 {
-				return perr(faceLine[f], 0, fmt.Errorf("texture coordinate index %d out of range (the file has %d)", c.vt+1, len(lk.uv)))
+func (lk *looks) check(polys [][]int, faceLine []int) error {
+	if lk.vt == nil {
+		return nil
+	}
+	c := 0
+	for f, p := range polys {
+		for range p {
+			if int(lk.vt[c]) >= len(lk.uv) && len(lk.uv) > 0 {
+				return perr(faceLine[f], 0, fmt.Errorf("texture coordinate index %d out of range (the file has %d)", lk.vt[c]+1, len(lk.uv)))
 			}
-			if c.vn >= len(lk.normal) && len(lk.normal) > 0 {
-				return perr(faceLine[f], 0, fmt.Errorf("normal index %d out of range (the file has %d)", c.vn+1, len(lk.normal)))
+			if int(lk.vn[c]) >= len(lk.normal) && len(lk.normal) > 0 {
+				return perr(faceLine[f], 0, fmt.Errorf("normal index %d out of range (the file has %d)", lk.vn[c]+1, len(lk.normal)))
 			}
 			if len(lk.uv) == 0 {
-				cs[k].vt = -1
+				lk.vt[c] = -1
 			}
 			if len(lk.normal) == 0 {
-				cs[k].vn = -1
+				lk.vn[c] = -1
 			}
+			c++
 		}
 	}
 	return nil
@@ -127,8 +159,8 @@ func (lk *looks) check(faceLine []int) error {
 // has no UVs, normals, materials or several parts.
 func (lk *looks) surface(polys [][]int) *mesh.Surface {
 	s := &mesh.Surface{}
-	uvIdx, hasUV := lk.cornerIndex(func(c corner) int { return c.vt }, len(lk.uv))
-	nIdx, hasN := lk.cornerIndex(func(c corner) int { return c.vn }, len(lk.normal))
+	uvIdx, hasUV := cornerIndex(lk.vt, polys, len(lk.uv))
+	nIdx, hasN := cornerIndex(lk.vn, polys, len(lk.normal))
 	if hasUV {
 		vals := lk.uv
 		if len(uvIdx.missing) > 0 {
@@ -172,33 +204,37 @@ type cornerIndices struct {
 	missing []int // corners without a value, which take the one appended
 }
 
-// cornerIndex lays one kind of corner index over the fan triangles; has
-// is false when no corner names a value of that kind.
-func (lk *looks) cornerIndex(of func(corner) int, n int) (cornerIndices, bool) {
+// cornerIndex lays one kind of corner index (file-order corners of
+// polys) over the fan triangles; has is false when no corner names a
+// value of that kind. A corner without one takes value n, which the
+// caller appends.
+func cornerIndex(idx []int32, polys [][]int, n int) (cornerIndices, bool) {
 	var out cornerIndices
 	has := false
-	for _, cs := range lk.corners {
-		for _, c := range cs {
-			has = has || of(c) >= 0
+	for _, i := range idx {
+		if i >= 0 {
+			has = true
+			break
 		}
 	}
 	if !has {
 		return out, false
 	}
-	add := func(c corner) {
-		i := of(c)
+	add := func(i int32) {
 		if i < 0 {
 			out.missing = append(out.missing, len(out.index))
-			i = n
+			i = int32(n)
 		}
-		out.index = append(out.index, int32(i))
+		out.index = append(out.index, i)
 	}
-	for _, cs := range lk.corners {
-		for i := 1; i+1 < len(cs); i++ {
-			add(cs[0])
-			add(cs[i])
-			add(cs[i+1])
+	c := 0
+	for _, p := range polys {
+		for i := 1; i+1 < len(p); i++ {
+			add(idx[c])
+			add(idx[c+i])
+			add(idx[c+i+1])
 		}
+		c += len(p)
 	}
 	return out, true
 }

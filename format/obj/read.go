@@ -89,18 +89,18 @@ func read(r io.Reader) (*mesh.Mesh, []string, error) {
 			idx = idx[:0]
 			lk.face = lk.face[:0]
 			for _, f := range fields[1:] {
-				parts := bytes.SplitN(f.s, []byte("/"), 3)
+				parts := splitSlash(f.s)
 				k, err := index(parts[0], len(verts), "vertex", f.s)
 				if err != nil {
 					return nil, nil, perr(line, f.col, err)
 				}
 				c := corner{-1, -1}
-				if len(parts) > 1 && len(parts[1]) > 0 {
+				if len(parts[1]) > 0 {
 					if c.vt, err = index(parts[1], len(lk.uv), "texture coordinate", f.s); err != nil {
 						return nil, nil, perr(line, f.col, err)
 					}
 				}
-				if len(parts) > 2 && len(parts[2]) > 0 {
+				if len(parts[2]) > 0 {
 					if c.vn, err = index(parts[2], len(lk.normal), "normal", f.s); err != nil {
 						return nil, nil, perr(line, f.col, err)
 					}
@@ -140,7 +140,7 @@ func read(r io.Reader) (*mesh.Mesh, []string, error) {
 			return nil, nil, perr(faceLine[k], 0, fmt.Errorf("vertex index %d out of range (the file has %d vertices)", p[r]+1, len(verts)))
 		}
 	}
-	if err := lk.check(faceLine); err != nil {
+	if err := lk.check(polys, faceLine); err != nil {
 		return nil, nil, err
 	}
 	m, err := mesh.New(verts, polys)
@@ -171,6 +171,22 @@ func index(s []byte, n int, what string, field []byte) (int, error) {
 		return k, nil
 	}
 	return k - 1, nil
+}
+
+// splitSlash splits a face field v/vt/vn into its three parts (empty
+// where absent) without allocating.
+func splitSlash(s []byte) [3][]byte {
+	var out [3][]byte
+	for k := 0; k < 2; k++ {
+		i := bytes.IndexByte(s, '/')
+		if i < 0 {
+			out[k] = s
+			return out
+		}
+		out[k], s = s[:i], s[i+1:]
+	}
+	out[2] = s
+	return out
 }
 
 // restOf returns the line after its first field, trimmed: a name that may
