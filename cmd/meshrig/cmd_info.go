@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -39,6 +40,9 @@ func describe(w io.Writer, in *format.Input) {
 	fmt.Fprintf(w, "triangles   %d (%s)\n", len(s.Rest.Tris), count(s.Rest.NumPolys(), "polygon"))
 	fmt.Fprintf(w, "components  %d\n", top.NumComponents)
 	fmt.Fprintf(w, "diagonal    %.6g\n", s.Diagonal())
+	if sf := s.Rest.Surface; sf != nil {
+		fmt.Fprintf(w, "surface     %s\n", describeSurface(sf))
+	}
 	fmt.Fprintf(w, "frames      %d\n", s.F())
 	for _, c := range s.Clips {
 		fmt.Fprintf(w, "  clip %-20q frames %d–%d at %.5g fps\n", c.Name, c.Start+1, c.End, c.FPS)
@@ -65,4 +69,25 @@ func describe(w io.Writer, in *format.Input) {
 	if r := in.Truth; r != nil {
 		fmt.Fprintf(w, "rig         %s, %s, skeletal: %v\n", count(r.Skeleton.Len(), "joint"), count(len(r.Clips), "clip"), r.Skeletal())
 	}
+}
+
+// describeSurface says what the rest mesh keeps for the writers: UV sets,
+// normals, colour sets, materials (how many textured), images, parts.
+func describeSurface(sf *mesh.Surface) string {
+	parts := []string{count(len(sf.UVs), "UV set")}
+	if sf.Normals != nil {
+		parts = append(parts, "normals")
+	}
+	if len(sf.Colors) > 0 {
+		parts = append(parts, count(len(sf.Colors), "colour set"))
+	}
+	textured := 0
+	for k := range sf.Materials {
+		if sf.Materials[k].BaseColorTexture != nil {
+			textured++
+		}
+	}
+	parts = append(parts, fmt.Sprintf("%s (%d textured)", count(len(sf.Materials), "material"), textured),
+		count(len(sf.Images), "image"), count(max(len(sf.Parts), 1), "part"))
+	return strings.Join(parts, ", ")
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/meshrig/meshrig/format"
@@ -19,6 +20,13 @@ func TestRigKeepsSurface(t *testing.T) {
 		t.Fatal(err)
 	}
 	a := src.Mesh.Surface
+	text, err := run(t, "info", in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "surface     1 UV set, normals, 1 material (1 textured), 1 image, 1 part\n"; !strings.Contains(text, want) {
+		t.Errorf("info does not say what the surface keeps:\n%s", text)
+	}
 	for _, m := range []string{"ledeng", "face-clustering", "spectral"} {
 		t.Run(m, func(t *testing.T) {
 			out := filepath.Join(t.TempDir(), "cm.glb")
