@@ -259,7 +259,7 @@ func readTexture(doc *gltflib.Document, index, uv int, scale float64, nimages, n
 		return nil, fmt.Errorf("texture %d: image %d does not exist", index, *tx.Source)
 	}
 	if uv < 0 || uv >= nuv {
-		return nil, fmt.Errorf("texture %d uses TEXCOORD_%d, which no primitive has", index, uv)
+		return nil, nil // no primitive has its TEXCOORD_n: nothing to map it with
 	}
 	t := &mesh.TextureRef{Image: *tx.Source, UVSet: uv, Scale: float32(scale)}
 	if tx.Sampler != nil {

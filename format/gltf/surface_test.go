@@ -2,12 +2,15 @@ package gltf
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/meshrig/meshrig/format"
 	"github.com/meshrig/meshrig/internal/shareddata"
@@ -295,5 +298,41 @@ func TestWriteRefusesBrokenSurface(t *testing.T) {
 	err := Write(&bytes.Buffer{}, r, format.WriteOptions{})
 	if err == nil || !strings.Contains(err.Error(), "mesh surface: UV set 0 has 3 values") {
 		t.Fatalf("err = %v, want the surface refused", err)
+	}
+}
+
+// TestSurfaceImageFiles reads a .gltf whose image is a file beside it: the
+// bytes are read and the file listed; an image outside the folder is
+// refused, like a buffer.
+func TestSurfaceImageFiles(t *testing.T) {
+	tri := le(triangle, []float32{0, 0, 1, 0, 0, 1})
+	doc := func(uri string) []byte {
+		return []byte(bufferJSON("t.bin", len(tri)) +
+			`"accessors":[{"bufferView":0,"componentType":5126,"count":3,"type":"VEC3"},` +
+			`{"bufferView":0,"byteOffset":36,"componentType":5126,"count":3,"type":"VEC2"}],` +
+			`"meshes":[{"primitives":[{"attributes":{"POSITION":0,"TEXCOORD_0":1},"material":0}]}],"nodes":[{"mesh":0}],` +
+			`"materials":[{"name":"m","pbrMetallicRoughness":{"baseColorTexture":{"index":0}}}],` +
+			`"textures":[{"source":0}],"images":[{"uri":"` + uri + `"}]}`)
+	}
+	fsys := fstest.MapFS{
+		"in/x.gltf":       {Data: doc("tex%20ture.png")},
+		"in/t.bin":        {Data: tri},
+		"in/tex ture.png": {Data: pngPixel},
+		"in/up.gltf":      {Data: doc("../secret.png")},
+		"secret.png":      {Data: pngPixel},
+	}
+	sc, err := ReadScene(fsys, "in/x.gltf", format.SceneOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := sc.Mesh.Surface
+	if s == nil || len(s.Images) != 1 || !bytes.Equal(s.Images[0].Data, pngPixel) || s.Images[0].Path != "tex ture.png" || s.Images[0].MIMEType != "image/png" {
+		t.Fatalf("image not read: %+v", s)
+	}
+	if !slices.Contains(sc.Files, "in/tex ture.png") {
+		t.Fatalf("files %q do not list the image", sc.Files)
+	}
+	if _, err := ReadScene(fsys, "in/up.gltf", format.SceneOptions{}); !errors.Is(err, format.ErrOutsideFolder) {
+		t.Fatalf("err = %v, want ErrOutsideFolder", err)
 	}
 }
