@@ -81,6 +81,10 @@ type tprop struct {
 	// gen, when set, makes n samples one at a time (for large files).
 	gen func(i int) []byte
 	n   int
+	// changed, when set, writes its first and last changed samples and
+	// total samples in the header: samples then holds the stored ones
+	// (sample 0, then first to last).
+	changed *[3]uint32
 }
 
 func (p *tprop) count() int {
@@ -190,6 +194,9 @@ func (aw *alembicWriter) compound(props []*tprop) uint64 {
 			kids = append(kids, aw.compound(p.props))
 		default:
 			info |= uint32(p.pod)<<4 | 0x100 | uint32(p.extent)<<12
+			if p.changed != nil {
+				info |= 0x200
+			}
 			var s []uint64
 			for i := 0; i < p.count(); i++ {
 				s = append(s, aw.w.data(append(make([]byte, keySize), p.sample(i)...)))
@@ -201,7 +208,13 @@ func (aw *alembicWriter) compound(props []*tprop) uint64 {
 		}
 		hdr = binary.LittleEndian.AppendUint32(hdr, info)
 		if p.kind != Compound {
-			hdr = binary.LittleEndian.AppendUint32(hdr, uint32(p.count()))
+			if c := p.changed; c != nil {
+				hdr = binary.LittleEndian.AppendUint32(hdr, c[2])
+				hdr = binary.LittleEndian.AppendUint32(hdr, c[0])
+				hdr = binary.LittleEndian.AppendUint32(hdr, c[1])
+			} else {
+				hdr = binary.LittleEndian.AppendUint32(hdr, uint32(p.count()))
+			}
 			hdr = binary.LittleEndian.AppendUint32(hdr, uint32(p.sampling))
 		}
 		hdr = binary.LittleEndian.AppendUint32(hdr, uint32(len(p.name)))
