@@ -111,7 +111,7 @@ func TestEdits(t *testing.T) {
 			if !bytes.Equal(ts.glb(), edited) {
 				t.Error("redo did not restore the edited rig byte for byte")
 			}
-			if ts.Unsaved() != 3 {
+			if ts.Unsaved() != 1 {
 				t.Errorf("Unsaved %d after edit, undo, redo", ts.Unsaved())
 			}
 		})
@@ -192,7 +192,13 @@ func TestHistory(t *testing.T) {
 	if !bytes.Equal(ts.glb(), v0) {
 		t.Error("two undos did not restore the loaded rig")
 	}
-	if ts.Unsaved() == 0 {
-		t.Error("the loaded rig counts as saved after saving another")
+	if ts.Unsaved() != 2 {
+		t.Errorf("Unsaved %d two undos away from the save", ts.Unsaved())
+	}
+	// A new edit here drops the saved rig from the history: every change
+	// since the save counts.
+	ts.post("/api/edit", `{"kind":"rename","joint":1,"name":"torso"}`)
+	if ts.Unsaved() != 3 {
+		t.Errorf("Unsaved %d after undo, undo, edit past the save", ts.Unsaved())
 	}
 }

@@ -17,7 +17,6 @@ const maxSteps = 200
 type step struct {
 	rig    *rig.Rig
 	report Report
-	id     int // identity, for the dirty flag
 	// jointMap maps the previous step's joints to this one's (-1: gone);
 	// nil when the skeleton kept its joints.
 	jointMap []rig.JointID
@@ -51,17 +50,17 @@ type history struct {
 	steps   []*step
 	cur     int
 	version int // bumped by every change, undo and redo included
-	nextID  int
-	savedID int // the step last saved or loaded
-	changes int // changes since then
+	// saved indexes the step last saved or loaded; -1 once it left the
+	// history (a new edit after undoing past it, or trimmed).
+	saved   int
+	changes int // changes since the last save
 	// lastMap is the joint map of the last change, for the page's
 	// selection; nil when joints kept their ids.
 	lastMap []rig.JointID
 }
 
 func newHistory(first *step) history {
-	first.id = 1
-	return history{steps: []*step{first}, version: 1, nextID: 2, savedID: 1}
+	return history{steps: []*step{first}, version: 1}
 }
 
 func (h *history) current() *step { return h.steps[h.cur] }
@@ -70,11 +69,15 @@ func (h *history) canRedo() bool  { return h.cur+1 < len(h.steps) }
 
 // push makes st the current rig, dropping the redo branch.
 func (h *history) push(st *step) {
-	st.id = h.nextID
-	h.nextID++
+	if h.saved > h.cur {
+		h.saved = -1 // on the redo branch being dropped
+	}
 	h.steps = append(h.steps[:h.cur+1], st)
-	if len(h.steps) > maxSteps {
-		h.steps = append(h.steps[:0], h.steps[len(h.steps)-maxSteps:]...)
+	if drop := len(h.steps) - maxSteps; drop > 0 {
+		h.steps = append(h.steps[:0], h.steps[drop:]...)
+		if h.saved -= drop; h.saved < 0 {
+			h.saved = -1
+		}
 	}
 	h.cur = len(h.steps) - 1
 	h.changed(st.jointMap)
@@ -105,17 +108,21 @@ func (h *history) changed(m []rig.JointID) {
 	h.lastMap = m
 }
 
-// saved marks the current rig as saved.
-func (h *history) saved() {
-	h.savedID = h.current().id
+// markSaved marks the current rig as saved.
+func (h *history) markSaved() {
+	h.saved = h.cur
 	h.changes = 0
 }
 
-// unsaved counts the changes since the current rig was saved or loaded;
-// 0 when the current rig is that one (an undo back to it included).
+// unsaved counts the steps between the current rig and the one last
+// saved or loaded: 0 when it is that rig (an undo back to it included);
+// the changes made since the save when that rig left the history.
 func (h *history) unsaved() int {
-	if h.current().id == h.savedID {
+	switch {
+	case h.saved == h.cur:
 		return 0
+	case h.saved >= 0:
+		return max(h.cur-h.saved, h.saved-h.cur)
 	}
 	return max(h.changes, 1)
 }

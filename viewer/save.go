@@ -95,7 +95,7 @@ func (s *Server) postSave(w http.ResponseWriter, r *http.Request) {
 	}
 	s.mu.Lock()
 	if s.hist.current() == st {
-		s.hist.saved()
+		s.hist.markSaved()
 	}
 	s.mu.Unlock()
 	s.logf("saved %s", path)

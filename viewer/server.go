@@ -246,9 +246,9 @@ func (s *Server) stop() {
 	s.wg.Wait()
 }
 
-// Unsaved returns how many changes (edits, undos, redos, solves) the
-// current rig is away from the last one saved or loaded; 0 when it is
-// that rig.
+// Unsaved returns how many steps (edits and solves, or undos back past
+// the save) the current rig is away from the one last saved or loaded; 0
+// when it is that rig.
 func (s *Server) Unsaved() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
