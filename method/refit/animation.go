@@ -47,8 +47,8 @@ func Animation(ctx context.Context, r *rig.Rig, s *seq.Sequence, o Options) (*ri
 	nj := r.Skeleton.Len()
 	p := &skinning.Model{N: s.N(), F: s.F(), Rest: us.To(nil, r.Mesh.Verts), Frames: us.To(nil, s.Frames), B: nj}
 	p.Top = mesh.NewTopology(r.Mesh)
-	h := hierarchy(&r.Skeleton, us)
-	near := nearestBones(p.Rest, &r.Skeleton, h.Head)
+	heads := us.To(nil, metricHeads(&r.Skeleton))
+	near := nearestBones(p.Rest, &r.Skeleton, heads, nil, 0)
 
 	// Start: weights.
 	switch {
@@ -65,6 +65,16 @@ func Animation(ctx context.Context, r *rig.Rig, s *seq.Sequence, o Options) (*ri
 		p.SetRigidWeights(label)
 		rep.WeightsFrom = "proximity"
 	}
+	// Placement joints (weightless, one child, from joint 0 down, as
+	// Fox.glb's) stay where the start puts them; the fit hangs from the
+	// body root below them, whose translation is free.
+	body, still := bodyRoot(&r.Skeleton, p.WB)
+	if body > 0 {
+		near = nearestBones(p.Rest, &r.Skeleton, heads, still, int32(body))
+		o.Notes.Add(fmt.Sprintf("refit: %d placement joints above %s keep their motion; %s's translation is fitted", body, r.Skeleton.Joints[body].Name, r.Skeleton.Joints[body].Name))
+	}
+	h := hierarchy(&r.Skeleton, heads, body)
+
 	// Start: motion.
 	fromClips := clipTransforms(r, s.F(), us)
 	var e0 float64
@@ -157,19 +167,52 @@ func checkInputs(r *rig.Rig, s *seq.Sequence) error {
 	return nil
 }
 
-// hierarchy is the skeleton as method/skinning's bones: bone j is joint j,
-// heads in unit-sphere units. Joints are listed parents first, so index
-// order is a root-to-leaves order.
-func hierarchy(sk *rig.Skeleton, us method.UnitSphere) skinning.Hierarchy {
+// hierarchy is the skeleton as method/skinning's bones, hanging from
+// body: bone j is joint j, heads in unit-sphere units. Joints are listed
+// parents first, so index order is a root-to-leaves order; the joints
+// above body are left out of Order (the fit leaves them as they are).
+func hierarchy(sk *rig.Skeleton, heads []linalg.Vec3, body int) skinning.Hierarchy {
 	n := sk.Len()
-	h := skinning.Hierarchy{Order: make([]int32, n), Parent: make([]int32, n), Head: make([]linalg.Vec3, n)}
+	h := skinning.Hierarchy{Parent: make([]int32, n), Head: append([]linalg.Vec3(nil), heads...)}
+	in := make([]bool, n)
 	for j, jt := range sk.Joints {
-		h.Order[j] = int32(j)
 		h.Parent[j] = int32(jt.Parent)
-		h.Head[j] = jt.Head.Sub(us.Center).Scale(us.Scale)
+		if j == body || (j > body && in[jt.Parent]) {
+			in[j] = true
+			h.Order = append(h.Order, int32(j))
+		}
 	}
+	h.Parent[body] = -1
 	h.Prior = append([]linalg.Vec3(nil), h.Head...)
 	return h
+}
+
+// bodyRoot returns the first joint from joint 0 down that carries weight
+// or does not have exactly one child, and marks the joints above it.
+func bodyRoot(sk *rig.Skeleton, wb []int32) (int, []bool) {
+	weighted := make([]bool, sk.Len())
+	for _, j := range wb {
+		if j >= 0 {
+			weighted[j] = true
+		}
+	}
+	ch := sk.Children()
+	still := make([]bool, sk.Len())
+	j := 0
+	for !weighted[j] && len(ch[j]) == 1 {
+		still[j] = true
+		j = int(ch[j][0])
+	}
+	return j, still
+}
+
+// metricHeads lists the joints' rest heads.
+func metricHeads(sk *rig.Skeleton) []linalg.Vec3 {
+	out := make([]linalg.Vec3, sk.Len())
+	for j, jt := range sk.Joints {
+		out[j] = jt.Head
+	}
+	return out
 }
 
 // skinFits reports whether r's skin can start the fit.

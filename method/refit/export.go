@@ -16,6 +16,7 @@ import (
 // identity: no data says how it turns.
 func export(r *rig.Rig, s *seq.Sequence, p *skinning.Model, h skinning.Hierarchy, us method.UnitSphere, o Options, clipStart bool) *rig.Rig {
 	nj := r.Skeleton.Len()
+	body := int(h.Order[0])
 	sk := rig.Skeleton{Joints: append([]rig.Joint(nil), r.Skeleton.Joints...)}
 	if o.RefineJoints && o.Solve != Weights {
 		for j := range sk.Joints {
@@ -59,7 +60,15 @@ func export(r *rig.Rig, s *seq.Sequence, p *skinning.Model, h skinning.Hierarchy
 			}
 		}
 		cl := rig.ClipFromSkinMatrices(&sk, c.Name, c.FPS, c.Len(), mats)
-		cl.MakeRigid(&sk)
+		// Rigid bones: every joint below the root at its rest offset, but
+		// the body root under placement joints, which translates.
+		for f := 0; f < cl.Frames; f++ {
+			for j := 1; j < nj; j++ {
+				if j != body {
+					cl.Translation[f*nj+j] = sk.Offset(rig.JointID(j))
+				}
+			}
+		}
 		for j := 0; j < nj; j++ {
 			if moving[j] {
 				continue

@@ -13,8 +13,9 @@ import (
 // joint's head to a child's and belongs to the joint whose rotation moves
 // it, the parent — as in method/skinweights —, except that a vertex past
 // the far end of a bone to a leaf joint belongs to the leaf (a hand past
-// the wrist). A skeleton of one joint is that joint.
-func nearestBones(rest []linalg.Vec3, sk *rig.Skeleton, heads []linalg.Vec3) [][2]int32 {
+// the wrist). Bones owned by a joint marked in skip (nil: none) are left
+// out; a vertex with no bone left (one joint) goes to fallback.
+func nearestBones(rest []linalg.Vec3, sk *rig.Skeleton, heads []linalg.Vec3, skip []bool, fallback int32) [][2]int32 {
 	out := make([][2]int32, len(rest))
 	ch := sk.Children()
 	par.For(len(rest), 1024, func(lo, hi int) {
@@ -53,10 +54,12 @@ func nearestBones(rest []linalg.Vec3, sk *rig.Skeleton, heads []linalg.Vec3) [][
 				if t == 1 && len(ch[j]) == 0 {
 					owner = int32(j)
 				}
-				put(owner, d)
+				if skip == nil || !skip[owner] {
+					put(owner, d)
+				}
 			}
-			if best[0] < 0 {
-				best[0] = 0
+			if best[0] < 0 { // one joint, or every bone skipped
+				best[0] = fallback
 			}
 			out[i] = best
 		}

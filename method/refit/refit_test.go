@@ -9,7 +9,11 @@ import (
 	"testing"
 
 	"github.com/meshrig/meshrig/character"
+	"github.com/meshrig/meshrig/format"
+	_ "github.com/meshrig/meshrig/format/gltf"
+	"github.com/meshrig/meshrig/internal/shareddata"
 	"github.com/meshrig/meshrig/internal/testkit/rigcheck"
+	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/metric"
 	"github.com/meshrig/meshrig/rig"
 	"github.com/meshrig/meshrig/seq"
@@ -417,4 +421,86 @@ func TestAddedJoint(t *testing.T) {
 		t.Errorf("RMSE%% %.4f with a joint added on a straight shin, want ≤ 0.01", got)
 	}
 	sameSkeleton(t, &ed.Skeleton, &out.Skeleton)
+}
+
+// placed puts the rig under a still placement joint at the origin (as
+// Fox.glb's skeleton is): the old root becomes a child that translates.
+func placed(t *testing.T, r *rig.Rig) *rig.Rig {
+	t.Helper()
+	out := &rig.Rig{Mesh: r.Mesh}
+	out.Skeleton.Joints = append(out.Skeleton.Joints, rig.Joint{Name: "placement", Parent: rig.NoParent})
+	for _, jt := range r.Skeleton.Joints {
+		jt.Parent++ // NoParent (−1) becomes 0, the placement joint
+		out.Skeleton.Joints = append(out.Skeleton.Joints, jt)
+	}
+	for _, in := range r.Skin {
+		for k := range in.Joint {
+			in.Joint[k]++
+		}
+		out.Skin = append(out.Skin, in)
+	}
+	n := r.Skeleton.Len()
+	for _, c := range r.Clips {
+		nc := rig.Clip{Name: c.Name, FPS: c.FPS, Frames: c.Frames}
+		for f := 0; f < c.Frames; f++ {
+			nc.Rotation = append(nc.Rotation, linalg.IdentityQuat)
+			nc.Translation = append(nc.Translation, linalg.Vec3{})
+			nc.Rotation = append(nc.Rotation, c.Rotation[f*n:(f+1)*n]...)
+			nc.Translation = append(nc.Translation, c.Translation[f*n:(f+1)*n]...)
+		}
+		out.Clips = append(out.Clips, nc)
+	}
+	if err := out.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestPlacementRoot: a rig hanging from a still placement joint (Fox.glb's
+// layout) starts from its own clips, comes back skeletal and no worse,
+// the placement joint still; with a joint removed it still refits well.
+func TestPlacementRoot(t *testing.T) {
+	truth, s := biped(t)
+	for _, tc := range []struct {
+		name  string
+		r     *rig.Rig
+		bound float64
+	}{{"unedited", placed(t, truth), 1e-6}, {"spine removed", placed(t, removeJoint(t, truth, "spine")), 0.05}} {
+		out, rep, err := Animation(context.Background(), tc.r, s, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := rigcheck.Check(t, s, out).RMSEPercent // skeletal, valid
+		t.Logf("%s: RMSE%% %.6f (start %.6f from %s)", tc.name, got, rep.StartRMSEPercent, rep.MotionFrom)
+		if got > tc.bound || rep.MotionFrom != "clips" {
+			t.Errorf("%s: RMSE%% %.6f, want ≤ %g, from the clips (started from %s)", tc.name, got, tc.bound, rep.MotionFrom)
+		}
+		for f := 0; f < out.Clips[0].Frames; f++ {
+			n := out.Skeleton.Len()
+			if q := out.Clips[0].Rotation[f*n]; q != linalg.IdentityQuat || out.Clips[0].Translation[f*n] != (linalg.Vec3{}) {
+				t.Fatalf("%s: frame %d: the placement joint moved (%v, %v)", tc.name, f, q, out.Clips[0].Translation[f*n])
+			}
+		}
+		sameSkeleton(t, &tc.r.Skeleton, &out.Skeleton)
+	}
+}
+
+// TestFoxUnedited: Fox.glb (shared data), whose body hangs from two
+// placement joints, refitted to its own animation is no worse.
+func TestFoxUnedited(t *testing.T) {
+	sc, err := format.ReadScene(shareddata.Path(t, "gltf/Fox.glb"), format.SceneOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := rmse(t, sc.Sequence, sc.Rig)
+	out, rep, err := Animation(context.Background(), sc.Rig, sc.Sequence, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := rigcheck.Check(t, sc.Sequence, out).RMSEPercent
+	t.Logf("Fox: RMSE%% %.6f → %.6f (%d rounds, from %s)", before, got, rep.Rounds, rep.MotionFrom)
+	if got > before+1e-6 {
+		t.Errorf("RMSE%% %.6f after refit, %.6f before", got, before)
+	}
+	sameSkeleton(t, &sc.Rig.Skeleton, &out.Skeleton)
 }
