@@ -11,4 +11,5 @@ import (
 	_ "github.com/meshrig/meshrig/format/obj"
 	_ "github.com/meshrig/meshrig/format/off"
 	_ "github.com/meshrig/meshrig/format/pc2"
+	_ "github.com/meshrig/meshrig/format/usd"
 )

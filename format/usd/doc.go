@@ -1,0 +1,34 @@
+// Package usd writes rigs as USD (Universal Scene Description) with the
+// UsdSkel schemas — a text layer (.usda) or a USDZ package (.usdz) — and
+// reads back the layers it writes.
+//
+// A written layer holds one SkelRoot, /Rig (the layer's defaultPrim), with
+//
+//	/Rig/Skeleton            Skeleton: joints as paths ("hips/spine"), jointNames
+//	                         as the rig names them, bindTransforms (world rest
+//	                         matrices) and restTransforms (local ones), matrix4d
+//	                         in USD's row-vector layout (translation in the last row)
+//	/Rig/Animations/<clip>   SkelAnimation per clip: rotations (quatf), translations
+//	                         (float3) sampled at every frame, scales (half3) 1; the
+//	                         Skeleton's skel:animationSource is the first clip
+//	/Rig/Body                Mesh: points, the input's polygons (or triangles),
+//	                         normals and UV sets (st, st1 …) as primvars,
+//	                         primvars:skel:jointIndices/jointWeights (4 per point),
+//	                         primvars:skel:geomBindTransform (identity), a GeomSubset
+//	                         per part bound to its material
+//	/Rig/Materials/<name>    UsdPreviewSurface per material, with its base colour
+//	                         texture through UsdUVTexture
+//
+// Layer metadata: upAxis Y, metersPerUnit 1, timeCodesPerSecond the first
+// clip's rate, start and end time codes its frames. Every clip's samples
+// start at time code 0; frame f of a clip at fps is at f·timeCodesPerSecond/fps,
+// and its customData keeps its name and rate.
+//
+// Register makes ".usda" (format "usd") and ".usdz" (format "usdz")
+// writable through format.WriteFile:
+//
+//	import _ "github.com/meshrig/meshrig/format/usd"
+//	err := format.WriteFile("walk.usda", r, format.WriteOptions{})
+//
+// The binary crate format (.usdc) is not written.
+package usd

@@ -1,0 +1,84 @@
+package usd
+
+import "github.com/meshrig/meshrig/mesh"
+
+// faces is the mesh as written: the polygons the input had when they
+// can be (each polygon's triangles lie in one part and cover its
+// vertices), else the triangles.
+type faces struct {
+	counts []int // vertices per face
+	verts  []int // face-vertex indices, face after face
+	// corner gives, for each face-vertex, a triangle corner (3t+k) with
+	// the same vertex in one of the face's triangles: where per-corner
+	// attributes are read.
+	corner []int
+	// tri is one triangle of each face, for its part.
+	tri []int
+}
+
+// newFaces lays out m's faces.
+func newFaces(m *mesh.Mesh) *faces {
+	if f := polyFaces(m); f != nil {
+		return f
+	}
+	f := &faces{counts: make([]int, len(m.Tris)), verts: make([]int, 0, 3*len(m.Tris)),
+		corner: make([]int, 0, 3*len(m.Tris)), tri: make([]int, len(m.Tris))}
+	for t, tri := range m.Tris {
+		f.counts[t], f.tri[t] = 3, t
+		for k, v := range tri {
+			f.verts = append(f.verts, v)
+			f.corner = append(f.corner, 3*t+k)
+		}
+	}
+	return f
+}
+
+// polyFaces returns m's polygons as faces, or nil when m has none or its
+// triangles do not map onto them.
+func polyFaces(m *mesh.Mesh) *faces {
+	if m.PolyStart == nil || len(m.TriPoly) != len(m.Tris) {
+		return nil
+	}
+	np := m.NumPolys()
+	byPoly := make([][]int, np)
+	for t, p := range m.TriPoly {
+		if p < 0 || p >= np {
+			return nil
+		}
+		byPoly[p] = append(byPoly[p], t)
+	}
+	s := m.Surface
+	f := &faces{counts: make([]int, np), tri: make([]int, np)}
+	for p := 0; p < np; p++ {
+		tris := byPoly[p]
+		if len(tris) == 0 {
+			return nil
+		}
+		f.tri[p] = tris[0]
+		if s != nil {
+			for _, t := range tris {
+				if s.Part(t) != s.Part(tris[0]) {
+					return nil
+				}
+			}
+		}
+		poly := m.Poly(p)
+		f.counts[p] = len(poly)
+		for _, v := range poly {
+			c := -1
+			for _, t := range tris {
+				for k, w := range m.Tris[t] {
+					if w == v && c < 0 {
+						c = 3*t + k
+					}
+				}
+			}
+			if c < 0 {
+				return nil
+			}
+			f.verts = append(f.verts, v)
+			f.corner = append(f.corner, c)
+		}
+	}
+	return f
+}

@@ -1,0 +1,116 @@
+package usd
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/meshrig/meshrig/format"
+	"github.com/meshrig/meshrig/internal/shareddata"
+	"github.com/meshrig/meshrig/rig"
+)
+
+// seen is what .ci/load-usd.mjs reports TinyUSDZ saw in one file.
+type seen struct {
+	File   string `json:"file"`
+	Error  string `json:"error"`
+	Meshes []struct {
+		Path      string `json:"path"`
+		Points    int    `json:"points"`
+		Faces     int    `json:"faces"`
+		Texcoords int    `json:"texcoords"`
+	} `json:"meshes"`
+	Prims []struct {
+		Path   string `json:"path"`
+		Type   string `json:"type"`
+		Joints int    `json:"joints"`
+	} `json:"prims"`
+}
+
+// tinyUSDZ loads files with TinyUSDZ and returns what it saw in each,
+// skipping the test when node or the npm package is missing (failing
+// under MESHRIG_REQUIRE_TOOLS=1).
+func tinyUSDZ(t *testing.T, files ...string) []seen {
+	t.Helper()
+	_, file, _, _ := runtime.Caller(0)
+	root := filepath.Join(filepath.Dir(file), "..", "..")
+	_, err := exec.LookPath("node")
+	_, perr := os.Stat(filepath.Join(root, ".ci", "node_modules", "tinyusdz"))
+	shareddata.RequireTool(t, err == nil && perr == nil, "node with the npm package tinyusdz in .ci/node_modules")
+	out, err := exec.Command("node", append([]string{filepath.Join(root, ".ci", "load-usd.mjs")}, files...)...).Output()
+	var got []seen
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	sc.Buffer(nil, 1<<24)
+	for sc.Scan() {
+		var s seen
+		if jerr := json.Unmarshal(sc.Bytes(), &s); jerr != nil {
+			t.Fatalf("load-usd.mjs printed %q: %v", sc.Text(), jerr)
+		}
+		got = append(got, s)
+	}
+	if err != nil {
+		t.Fatalf("TinyUSDZ fails: %v\n%s", err, out)
+	}
+	if len(got) != len(files) {
+		t.Fatalf("TinyUSDZ reported %d files of %d:\n%s", len(got), len(files), out)
+	}
+	return got
+}
+
+// checkSeen requires TinyUSDZ to have seen r's mesh (every point; its
+// render mesh is triangulated, so every triangle), its Skeleton with every joint and one SkelAnimation per
+// clip, each over every joint.
+func checkSeen(t *testing.T, s seen, r *rig.Rig) {
+	t.Helper()
+	if s.Error != "" {
+		t.Fatalf("%s: TinyUSDZ: %s", s.File, s.Error)
+	}
+	if len(s.Meshes) != 1 || s.Meshes[0].Path != "/Rig/Body" || s.Meshes[0].Points != len(r.Mesh.Verts) || s.Meshes[0].Faces != len(r.Mesh.Tris) {
+		t.Errorf("%s: TinyUSDZ sees meshes %+v; want /Rig/Body with %d points and %d triangles", s.File, s.Meshes, len(r.Mesh.Verts), len(r.Mesh.Tris))
+	}
+	skels, anims := 0, 0
+	for _, p := range s.Prims {
+		switch p.Type {
+		case "Skeleton":
+			skels++
+			if p.Path != "/Rig/Skeleton" || p.Joints != r.Skeleton.Len() {
+				t.Errorf("%s: TinyUSDZ sees skeleton %s with %d joints, want /Rig/Skeleton with %d", s.File, p.Path, p.Joints, r.Skeleton.Len())
+			}
+		case "SkelAnimation":
+			anims++
+			if p.Joints != r.Skeleton.Len() {
+				t.Errorf("%s: TinyUSDZ sees animation %s over %d joints, want %d", s.File, p.Path, p.Joints, r.Skeleton.Len())
+			}
+		}
+	}
+	if skels != 1 || anims != len(r.Clips) {
+		t.Errorf("%s: TinyUSDZ sees %d skeletons and %d animations, want 1 and %d: %+v", s.File, skels, anims, len(r.Clips), s.Prims)
+	}
+}
+
+// TestTinyUSDZLoads writes every test rig as .usda and .usdz and has
+// TinyUSDZ load them all.
+func TestTinyUSDZLoads(t *testing.T) {
+	dir := t.TempDir()
+	rigs := testRigs(t)
+	var files []string
+	var want []*rig.Rig
+	for name, r := range rigs {
+		for _, ext := range []string{".usda", ".usdz"} {
+			p := filepath.Join(dir, name+ext)
+			if err := format.WriteFile(p, r, format.WriteOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, p)
+			want = append(want, r)
+		}
+	}
+	for k, s := range tinyUSDZ(t, files...) {
+		checkSeen(t, s, want[k])
+	}
+}
