@@ -6,8 +6,8 @@
 // Read keeps what the mesh shows in its mesh.Surface: texture coordinates
 // and normals per face corner (OBJ indexes them per corner; splitting the
 // vertices at seams would change the vertex count the other frames of a
-// sequence share), a material per usemtl name and a part per object and
-// material. ReadFS also reads the material libraries (mtllib) and their
+// sequence share), vertex colours (v x y z r g b), a material per usemtl
+// name and a part per object and material. ReadFS also reads the material libraries (mtllib) and their
 // textures from the file's folder, never outside it. Write writes
 // positions and polygons only.
 //

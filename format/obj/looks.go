@@ -12,6 +12,7 @@ import (
 type looks struct {
 	uv     [][2]float32 // vt, v flipped
 	normal [][3]float32 // vn
+	color  [][4]float32 // v x y z r g b; nil until a vertex has one
 	libs   []string     // mtllib names
 
 	object, group, material string   // the current o, g and usemtl names
@@ -60,6 +61,34 @@ func (lk *looks) value(fields []field) *fieldErr {
 		lk.normal = append(lk.normal, [3]float32{float32(x[0]), float32(x[1]), float32(x[2])})
 	}
 	return nil
+}
+
+// vertexColor records the colour of vertex n (1-based) from its r g b
+// fields; vertices before it without one are white.
+func (lk *looks) vertexColor(rgb []field, n int) *fieldErr {
+	var c [4]float32
+	c[3] = 1
+	for k, f := range rgb {
+		x, err := strconv.ParseFloat(string(f.s), 64)
+		if err != nil || !finite(x) || math.Abs(x) > math.MaxFloat32 {
+			return &fieldErr{f.col, fmt.Errorf("bad colour %q", f.s)}
+		}
+		c[k] = float32(x)
+	}
+	if lk.color == nil {
+		lk.color = make([][4]float32, 0, n)
+	}
+	lk.padColors(n - 1)
+	lk.color = append(lk.color, c)
+	return nil
+}
+
+// padColors makes the colours n long, white where missing, once any
+// vertex has one.
+func (lk *looks) padColors(n int) {
+	for lk.color != nil && len(lk.color) < n {
+		lk.color = append(lk.color, [4]float32{1, 1, 1, 1})
+	}
 }
 
 // name records an o, g or usemtl line.
@@ -177,6 +206,9 @@ func (lk *looks) surface(polys [][]int) *mesh.Surface {
 		}
 		s.Normals = &mesh.Attr[[3]float32]{Values: vals, Index: nIdx.index}
 	}
+	if lk.color != nil {
+		s.Colors = []mesh.Attr[[4]float32]{{Values: lk.color}}
+	}
 	for _, name := range lk.materials {
 		m := mesh.NewMaterial(name)
 		m.Metallic = 0 // OBJ's diffuse colour: a dielectric
@@ -192,7 +224,7 @@ func (lk *looks) surface(polys [][]int) *mesh.Surface {
 			}
 		}
 	}
-	if !hasUV && !hasN && len(s.Materials) == 0 && len(s.Parts) <= 1 {
+	if !hasUV && !hasN && lk.color == nil && len(s.Materials) == 0 && len(s.Parts) <= 1 {
 		return nil
 	}
 	return s

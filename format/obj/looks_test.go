@@ -154,3 +154,25 @@ func FuzzReadMTL(f *testing.F) {
 		}
 	})
 }
+
+// TestReadVertexColors: v x y z r g b gives a colour set per vertex,
+// white for a vertex without one; v x y z w is a position only.
+func TestReadVertexColors(t *testing.T) {
+	m, err := Read(strings.NewReader("v 0 0 0 1\nv 1 0 0 1 0 0\nv 0 1 0\nv 1 1 0 0 0.5 1\nf 1 2 3\nf 2 4 3\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := m.Surface
+	if s == nil || len(s.Colors) != 1 || s.Colors[0].PerCorner() {
+		t.Fatalf("surface %+v, want one colour set per vertex", s)
+	}
+	want := [][4]float32{{1, 1, 1, 1}, {1, 0, 0, 1}, {1, 1, 1, 1}, {0, 0.5, 1, 1}}
+	for i, c := range want {
+		if s.Colors[0].Values[i] != c {
+			t.Errorf("vertex %d: colour %v, want %v", i+1, s.Colors[0].Values[i], c)
+		}
+	}
+	if _, err := Read(strings.NewReader("v 0 0 0 1 x 0\n")); err == nil || !strings.Contains(err.Error(), `bad colour "x"`) {
+		t.Fatalf("err = %v", err)
+	}
+}

@@ -24,7 +24,8 @@ const maxLine = 1 << 20
 // (and column of the offending field); the file name is left to the
 // caller (format.WithFile). The mesh's Surface keeps texture coordinates
 // (vt, v flipped to count down from the image's top) and normals (vn) per
-// face corner, a material per usemtl name (named only: ReadFS reads the
+// face corner, vertex colours (v x y z r g b, white where a vertex has
+// none), a material per usemtl name (named only: ReadFS reads the
 // libraries), and a part per object (o, else g) and material, in order of
 // first use; nil when the file has none of them.
 func Read(r io.Reader) (*mesh.Mesh, error) {
@@ -72,6 +73,11 @@ func read(r io.Reader) (*mesh.Mesh, []string, error) {
 				v[k] = x
 			}
 			verts = append(verts, v)
+			if len(fields) >= 7 { // x y z r g b: a vertex colour, as MeshLab writes
+				if err := lk.vertexColor(fields[4:7], len(verts)); err != nil {
+					return nil, nil, perr(line, err.col, err.err)
+				}
+			}
 		case "vt", "vn":
 			if err := lk.value(fields); err != nil {
 				return nil, nil, perr(line, err.col, err.err)
@@ -147,6 +153,7 @@ func read(r io.Reader) (*mesh.Mesh, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	lk.padColors(len(verts))
 	if m.Surface = lk.surface(polys); m.Surface != nil {
 		if err := m.Surface.Validate(len(m.Verts), len(m.Tris)); err != nil {
 			return nil, nil, err // a bug here, not in the file
