@@ -145,7 +145,13 @@ func writeMesh(doc *gltflib.Document, r *rig.Rig) ([]*gltflib.Primitive, error) 
 			attrs = append(attrs, modeler.PrimitiveAttribute{Name: fmt.Sprintf("TEXCOORD_%d", k), Data: values(l, &s.UVs[k])})
 		}
 		for k := range s.Colors {
-			attrs = append(attrs, modeler.PrimitiveAttribute{Name: fmt.Sprintf("COLOR_%d", k), Data: values(l, &s.Colors[k])})
+			col := values(l, &s.Colors[k])
+			for i := range col { // glTF colours lie in [0,1]
+				for c := range col[i] {
+					col[i][c] = max(0, min(1, col[i][c]))
+				}
+			}
+			attrs = append(attrs, modeler.PrimitiveAttribute{Name: fmt.Sprintf("COLOR_%d", k), Data: col})
 		}
 	}
 	written, err := modeler.WritePrimitiveAttributes(doc, attrs...)
