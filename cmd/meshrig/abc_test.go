@@ -60,3 +60,18 @@ func TestRigAlembicWithOBJRest(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestRenderAlembic draws a frame of the cache, one object picked.
+func TestRenderAlembic(t *testing.T) {
+	abc := shareddata.Path(t, "dembones/Bone_Anim.abc")
+	out := filepath.Join(t.TempDir(), "bone.png")
+	if _, err := run(t, "render", abc, "-o", out, "--frame", "100", "--object", "/Bone/BoneShape"); err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(out); err != nil || st.Size() == 0 {
+		t.Errorf("no picture: %v", err)
+	}
+	if _, err := run(t, "render", abc, "-o", out, "--object", "/nope"); err == nil || !strings.Contains(err.Error(), "no such object") {
+		t.Errorf("--object /nope: %v", err)
+	}
+}

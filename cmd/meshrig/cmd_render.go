@@ -16,6 +16,7 @@ type renderOptions struct {
 	out        string
 	frame      int
 	clip       string
+	object     string
 	width      int
 	height     int
 	azimuth    float64
@@ -47,6 +48,7 @@ The camera frames the rest pose from a 3/4 view unless told otherwise.`,
 	f.StringVarP(&o.out, "output", "o", "", "output PNG (required)")
 	f.IntVar(&o.frame, "frame", 1, "frame to draw (1-based)")
 	f.StringVar(&o.clip, "clip", "", "clip to draw (default: the first)")
+	f.StringVar(&o.object, "object", "", "draw only the mesh at this path of an Alembic file (default: every animated mesh)")
 	f.IntVar(&o.width, "width", 800, "picture width")
 	f.IntVar(&o.height, "height", 600, "picture height")
 	f.Float64Var(&o.azimuth, "azimuth", 30, "camera angle around the up axis, degrees")
@@ -89,7 +91,7 @@ func runRender(cmd *cobra.Command, g *globals, o *renderOptions, path string) er
 	if err := declarePNG(&plan, "-o", o.out); err != nil {
 		return err
 	}
-	sc, err := format.ReadScene(path, format.SceneOptions{})
+	sc, err := format.ReadScene(path, format.SceneOptions{Object: o.object})
 	if err != nil {
 		return err
 	}

@@ -2,8 +2,11 @@ package abc
 
 import (
 	"bytes"
+	"compress/gzip"
 	"errors"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -220,5 +223,28 @@ func TestHDF5(t *testing.T) {
 	_, err := Open(bytes.NewReader(b), int64(len(b)))
 	if !errors.Is(err, format.ErrUnsupported) || !strings.Contains(err.Error(), "re-export as Ogawa") {
 		t.Errorf("%v, want ErrUnsupported asking for Ogawa", err)
+	}
+}
+
+// TestReadSceneGzip reads a gzip-compressed cache through format.ReadScene
+// (decompressed into memory) and names the clip after the file.
+func TestReadSceneGzip(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "tiny.abc.gz")
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write(tinyUniform(3))
+	zw.Close()
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sc, err := format.ReadScene(path, format.SceneOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := sc.Sequence; s.N() != 8 || s.F() != 3 || s.Clips[0].Name != "tiny" || len(sc.Files) != 1 || sc.Files[0] != path {
+		t.Errorf("%d vertices, %d frames, clip %q, files %v", s.N(), s.F(), s.Clips[0].Name, sc.Files)
+	}
+	if _, err := format.ReadScene(path, format.SceneOptions{Clip: "other"}); err == nil || !strings.Contains(err.Error(), `"tiny"`) {
+		t.Errorf("--clip other: %v, want an error naming the clip", err)
 	}
 }

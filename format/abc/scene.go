@@ -11,6 +11,9 @@ import (
 	"github.com/meshrig/meshrig/format"
 )
 
+// maxStream bounds a compressed file decompressed into memory.
+const maxStream = 1 << 30
+
 func init() {
 	format.Register(format.Format{Name: "alembic", Exts: []string{".abc"}, Scene: ReadScene})
 }
@@ -31,10 +34,14 @@ func ReadScene(fsys fs.FS, name string, opt format.SceneOptions) (*format.Scene,
 	if ra, ok := f.(io.ReaderAt); ok && err == nil && st.Mode().IsRegular() {
 		r, size = ra, st.Size()
 	} else {
-		// A decompressed stream: Ogawa needs random access.
-		b, err := io.ReadAll(f)
+		// A decompressed stream: Ogawa needs random access, so it is read
+		// into memory, up to 1 GiB.
+		b, err := io.ReadAll(io.LimitReader(f, maxStream+1))
 		if err != nil {
 			return nil, err
+		}
+		if len(b) > maxStream {
+			return nil, fmt.Errorf("%w: decompressed past %d bytes; decompress the file first", format.ErrUnsupported, maxStream)
 		}
 		r, size = bytes.NewReader(b), int64(len(b))
 	}
