@@ -224,7 +224,19 @@ func TestSurfaceCornersSplit(t *testing.T) {
 		!bytes.Equal(s.Images[0].Data, pngPixel) {
 		t.Fatalf("materials %+v", s.Materials)
 	}
-	validateClean(t, out)
+	// The JSON form embeds the same buffer, images included.
+	js := strings.TrimSuffix(out, ".glb") + ".gltf"
+	if err := format.WriteFile(js, r, format.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	again, err := format.ReadScene(js, format.SceneOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(again.Mesh.Surface.Images[0].Data, pngPixel) || len(again.Mesh.Verts) != len(b.Verts) {
+		t.Fatal("the .gltf form lost the image or vertices")
+	}
+	validateClean(t, out, js)
 }
 
 // TestSurfaceFromOBJ reads an OBJ with its material library (per-corner
