@@ -1,6 +1,9 @@
 package fbx
 
 import (
+	"math"
+	"sort"
+
 	"github.com/meshrig/meshrig/linalg"
 )
 
@@ -100,6 +103,9 @@ type anim struct {
 	// first and last are the earliest and latest key times.
 	first, last int64
 	seen        bool
+	// step is the spacing of the keys when every key of every curve falls
+	// on one even grid from first to last (within a tick); 0 otherwise.
+	step int64
 }
 
 // readStacks returns the stacks that animate some model's Lcl
@@ -167,6 +173,7 @@ func readStacks(f *File, h *hierarchy) ([]*anim, error) {
 			}
 		}
 		if a.seen {
+			a.step = evenStep(a)
 			out = append(out, a)
 		}
 	}
@@ -187,4 +194,38 @@ func (a *anim) at(h *hierarchy, t int64, x []Transform) {
 			}
 		}
 	}
+}
+
+// evenStep returns the spacing of a's keys when they all lie on one even
+// grid from a.first to a.last whose every point is some curve's key (so
+// sampling at it hits exactly the keys), within a tick of rounding; else 0.
+func evenStep(a *anim) int64 {
+	var times []int64
+	for _, slot := range a.curves {
+		for _, ch := range slot {
+			for _, c := range ch {
+				if c != nil {
+					times = append(times, c.Times...)
+				}
+			}
+		}
+	}
+	sort.Slice(times, func(i, j int) bool { return times[i] < times[j] })
+	u := times[:0]
+	for _, t := range times {
+		if len(u) == 0 || t-u[len(u)-1] > 1 {
+			u = append(u, t)
+		}
+	}
+	if len(u) < 2 {
+		return 0
+	}
+	n := int64(len(u) - 1)
+	step := (u[n] - u[0]) / n
+	for k, t := range u {
+		if d := t - (u[0] + int64(math.Round(float64(u[n]-u[0])*float64(k)/float64(n)))); d < -1 || d > 1 {
+			return 0
+		}
+	}
+	return step
 }

@@ -37,8 +37,10 @@ const maxFrames = 1 << 24
 // pose, in a clip named BindClip (and the rig a clip of that frame), as a
 // lone mesh file reads. Each AnimationStack that keys some model's Lcl Translation, Rotation or
 // Scaling (or only opt.Clip) becomes a clip of Scene.Sequence, sampled from
-// its first to its last key at opt.FPS or, with 0, the file's frame rate
-// (TimeMode; 30 fps when it has none), in n+1 evenly spaced frames with n
+// its first to its last key at opt.FPS or, with 0, at the file's frame
+// rate (TimeMode; 30 fps when it has none) — unless its keys are evenly
+// spaced off that rate's frames (a 24 fps clip in a 30 fps file), then at
+// its keys — in n+1 evenly spaced frames with n
 // = ⌈span·fps⌉ (the rate rises to n/span when the span is not a whole
 // number of frames). Models evaluate the FBX SDK's transform chain
 // (Transform.Local) with Euler rotation orders and InheritType; skinned
@@ -175,7 +177,16 @@ func (s *sceneData) scene(opt format.SceneOptions) (*format.Scene, error) {
 			return nil, fmt.Errorf("two animation stacks are named %q", a.name)
 		}
 		names[a.name] = true
-		tms[k] = timingOf(a, fps)
+		rate := fps
+		if opt.FPS == 0 && a.step > 0 {
+			// Evenly spaced keys off the file's frame grid (a 24 fps clip
+			// in a 30 fps file) are sampled at their own rate.
+			keys := Ticks / float64(a.step)
+			if r := fps / keys; math.Abs(r-math.Round(r)) > 1e-6*r || math.Round(r) < 1 {
+				rate = keys
+			}
+		}
+		tms[k] = timingOf(a, rate)
 		lo, hi, err := opt.Frames.Span(tms[k].count)
 		if err != nil {
 			return nil, fmt.Errorf("animation stack %q: %w", a.name, err)

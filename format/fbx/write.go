@@ -48,7 +48,12 @@ func Write(w io.Writer, r *rig.Rig, opt format.WriteOptions) error {
 	default:
 		return fmt.Errorf("FBX version %q: %w (7.4 or 7.5)", opt.Version, format.ErrUnsupported)
 	}
-	doc := build(r, version)
+	return writeDoc(w, build(r, version))
+}
+
+// writeDoc writes doc's records and the footer.
+func writeDoc(w io.Writer, doc *Document) error {
+	version := doc.Version
 	data := encode(doc, 64)
 	var foot bytes.Buffer
 	foot.Write(footerID)
@@ -134,6 +139,19 @@ func mat16(m linalg.Affine) Property {
 	return Property{Type: 'd', F64: c[:]}
 }
 
+// modelProps are a Model's properties: its attribute (the geometry or the
+// LimbNode attribute: the FBX SDK finds none without DefaultAttributeIndex
+// 0), the usual inheritance (RSrs), and its rest translation.
+func modelProps(t linalg.Vec3) []*Node {
+	return []*Node{
+		prop70("InheritType", "enum", "", "", pI(1)),
+		prop70("DefaultAttributeIndex", "int", "Integer", "", pI(0)),
+		vec70("Lcl Translation", "Lcl Translation", "A", t),
+		vec70("Lcl Rotation", "Lcl Rotation", "A", linalg.Vec3{}),
+		vec70("Lcl Scaling", "Lcl Scaling", "A", linalg.Vec3{1, 1, 1}),
+	}
+}
+
 // ticks converts frame f at fps into FBX time.
 func ticks(f int, fps float64) int64 { return int64(math.Round(float64(f) * Ticks / fps)) }
 
@@ -167,7 +185,7 @@ func build(r *rig.Rig, version int) *Document {
 		node("PolygonVertexIndex", []Property{{Type: 'i', I32: pvi}}),
 		one("GeometryVersion", pI(124)))
 	meshModel := b.object("Model", "mesh", "Mesh", one("Version", pI(232)),
-		node("Properties70", nil, vec70("Lcl Scaling", "Lcl Scaling", "A", linalg.Vec3{1, 1, 1})),
+		node("Properties70", nil, modelProps(linalg.Vec3{})...),
 		one("Shading", Property{Type: 'C', Int: 1}), one("Culling", pS("CullingOff")))
 	b.oo(meshModel, 0)
 	b.oo(geo, meshModel)
@@ -176,10 +194,7 @@ func build(r *rig.Rig, version int) *Document {
 	for j, jt := range sk.Joints {
 		attr := b.object("NodeAttribute", jt.Name, "LimbNode", one("TypeFlags", pS("Skeleton")))
 		models[j] = b.object("Model", jt.Name, "LimbNode", one("Version", pI(232)),
-			node("Properties70", nil,
-				vec70("Lcl Translation", "Lcl Translation", "A", sk.Offset(rig.JointID(j))),
-				vec70("Lcl Rotation", "Lcl Rotation", "A", linalg.Vec3{}),
-				vec70("Lcl Scaling", "Lcl Scaling", "A", linalg.Vec3{1, 1, 1})),
+			node("Properties70", nil, modelProps(sk.Offset(rig.JointID(j)))...),
 			one("Shading", Property{Type: 'C', Int: 1}), one("Culling", pS("CullingOff")))
 		b.oo(attr, models[j])
 		if jt.Parent == rig.NoParent {

@@ -87,3 +87,31 @@ func TestWriteRoundTrip(t *testing.T) {
 		t.Logf("version %q: %d bytes, playback Max%% %.2g", version, len(data), rep.MaxPercent)
 	}
 }
+
+// TestWriteTwoClips: each clip is its own stack, at its own rate, read
+// back in order with its frames.
+func TestWriteTwoClips(t *testing.T) {
+	r := testrig.Tube(t, 10, [3]float64{})
+	second := r.Clips[0]
+	second.Name, second.FPS = "slow", 24
+	r.Clips = append(r.Clips, second)
+	sc, _ := roundTrip(t, r, "")
+	s := sc.Sequence
+	if len(s.Clips) != 2 || s.Clips[0].Name != r.Clips[0].Name || s.Clips[1].Name != "slow" || s.Clips[1].Len() != 10 {
+		t.Fatalf("clips %+v", s.Clips)
+	}
+	// The file's rate is the first clip's; a clip at another rate is
+	// sampled at it from its own keys (24 fps keys at a 30 fps file rate
+	// give 9 steps at 30 fps over 0.375 s, and the rate rises to 24).
+	if s.Clips[1].FPS != 24 {
+		t.Errorf("second clip at %v fps, want 24", s.Clips[1].FPS)
+	}
+	want := testrig.Play(t, r)
+	rep, err := metric.ComparePlayback(want, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.MaxPercent > 1e-4 {
+		t.Errorf("two clips read back: Max%% %v", rep.MaxPercent)
+	}
+}
