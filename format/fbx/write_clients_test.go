@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/meshrig/meshrig/format"
@@ -84,17 +85,32 @@ func playbackDiff(t *testing.T, r *rig.Rig, dir, name string, scale float64) flo
 	return 100 * math.Sqrt(sum/float64(want.N()*want.F())) / want.Diagonal()
 }
 
-// TestWriteFBXSDK: Autodesk's FBX SDK, through FBX2glTF (npm fbx2gltf
-// 0.9.7 ships its Linux binary; found as FBX2glTF on PATH or at
-// $MESHRIG_FBX2GLTF), reads the FBX we write: its glTF plays our rig
-// within RMSE% 0.01. FBX2glTF writes metres from the file's centimetres
-// (UnitScaleFactor 1), a scale of 0.01.
-func TestWriteFBXSDK(t *testing.T) {
-	bin := os.Getenv("MESHRIG_FBX2GLTF")
-	if bin == "" {
-		bin, _ = exec.LookPath("FBX2glTF")
+// fbx2gltf returns an executable FBX2glTF: $MESHRIG_FBX2GLTF, FBX2glTF on
+// PATH, or the Linux binary npm's fbx2gltf 0.9.7 ships in .ci/node_modules
+// (copied and made executable: npm leaves it without the execute bit).
+func fbx2gltf(t *testing.T) string {
+	if bin := os.Getenv("MESHRIG_FBX2GLTF"); bin != "" {
+		return bin
 	}
-	shareddata.RequireTool(t, bin != "", "FBX2glTF (npm fbx2gltf 0.9.7; put FBX2glTF on PATH or set MESHRIG_FBX2GLTF)")
+	if bin, err := exec.LookPath("FBX2glTF"); err == nil {
+		return bin
+	}
+	_, file, _, _ := runtime.Caller(0)
+	shipped := filepath.Join(filepath.Dir(file), "..", "..", ".ci", "node_modules", "fbx2gltf", "bin", "Linux", "FBX2glTF")
+	b, err := os.ReadFile(shipped)
+	shareddata.RequireTool(t, err == nil, "FBX2glTF (npm fbx2gltf 0.9.7 in .ci/node_modules, FBX2glTF on PATH, or $MESHRIG_FBX2GLTF)")
+	bin := filepath.Join(t.TempDir(), "FBX2glTF")
+	if err := os.WriteFile(bin, b, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return bin
+}
+
+// TestWriteFBXSDK: Autodesk's FBX SDK, through FBX2glTF, reads the FBX we
+// write: its glTF plays our rig within RMSE% 0.01. FBX2glTF writes metres
+// from the file's centimetres (UnitScaleFactor 1), a scale of 0.01.
+func TestWriteFBXSDK(t *testing.T) {
+	bin := fbx2gltf(t)
 	dir := t.TempDir()
 	r := testrig.Tube(t, 24, linalg.Vec3{0.3, -0.2, 0.1})
 	var buf bytes.Buffer
