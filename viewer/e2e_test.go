@@ -144,7 +144,7 @@ func open(t *testing.T, opt viewer.Options) *session {
 			}
 		}
 	}()
-	s.do(chromedp.Navigate(srv.URL()))
+	s.do(chromedp.EmulateViewport(1280, 760), chromedp.Navigate(srv.URL()))
 	eval[bool](s, `window.meshrig.ready.then(() => true)`)
 	t.Cleanup(s.checkErrors)
 	return s

@@ -6,7 +6,7 @@ import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 export class View {
   constructor(canvas) {
     this.canvas = canvas;
-    this.renderer = new THREE.WebGLRenderer({ canvas, antialias: true, preserveDrawingBuffer: true });
+    this.renderer = new THREE.WebGLRenderer({ canvas, antialias: true });
     this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
     this.scene = new THREE.Scene();
     this.scene.background = new THREE.Color(0x2b2f36);
@@ -46,10 +46,10 @@ export class View {
     const c = box.getCenter(new THREE.Vector3());
     const r = Math.max(box.getSize(new THREE.Vector3()).length() / 2, 1e-6);
     // Fit the box's bounding sphere in the narrower field of view; the
-    // sphere is looser than the body, so come a quarter closer.
+    // sphere is looser than the body, so come a little closer.
     const v = THREE.MathUtils.degToRad(this.camera.fov);
     const h = 2 * Math.atan(Math.tan(v / 2) * this.camera.aspect);
-    const dist = (0.75 * r) / Math.sin(Math.min(v, h) / 2);
+    const dist = (0.9 * r) / Math.sin(Math.min(v, h) / 2);
     this.camera.near = dist / 100;
     this.camera.far = dist * 100;
     this.camera.position.copy(c).add(new THREE.Vector3(0.35, 0.3, 1).normalize().multiplyScalar(dist));

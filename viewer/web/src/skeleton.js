@@ -35,7 +35,7 @@ export class SkeletonOverlay {
     this.lines.frustumCulled = false;
     this.lines.renderOrder = 10;
     this.group.add(this.lines);
-    const r = 0.008 * d;
+    const r = 0.0065 * d;
     const sphere = new THREE.SphereGeometry(r, 12, 8);
     const diamond = new THREE.OctahedronGeometry(2.2 * r);
     this.joints = [];
