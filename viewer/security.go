@@ -80,8 +80,8 @@ func (s *Server) hostOK(r *http.Request) bool {
 }
 
 // guard wraps every route: Host check first (static files too, so a
-// rebound name cannot read even the page), then for /api/ the token, then
-// the body limit.
+// rebound name cannot read even the page), then the token for all but the
+// page's files, then the body limit.
 func (s *Server) guard(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
@@ -93,7 +93,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			fail(w, http.StatusForbidden, "Host %q is not this server's address", r.Host)
 			return
 		}
-		if strings.HasPrefix(r.URL.Path, "/api/") {
+		if !pageFile(r.URL.Path) {
 			h.Set("Cache-Control", "no-store")
 			got := r.Header.Get(TokenHeader)
 			if got == "" {
@@ -114,6 +114,14 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// pageFile reports whether path names a file at the top (the page's own
+// files, which hold no data and load before the page knows its token):
+// "/" or "/NAME". Every other path — /api/ and anything unforeseen —
+// needs the token.
+func pageFile(path string) bool {
+	return path == "/" || (strings.Count(path, "/") == 1 && path != "/api")
 }
 
 // apiError is the body of every 4xx and 5xx answer.

@@ -199,6 +199,10 @@ func TestSecurity(t *testing.T) {
 			t.Errorf("GET %s: %d, want 404", path, w.Code)
 		}
 	}
+	// Paths that are not the page's files need the token whatever they say.
+	for _, path := range []string{"/api/state", "/./api/state", "//api/state", "/api", "/x/y", "/api/../api/state"} {
+		wantError(t, ts.req("GET", path, "", func(r *http.Request) { r.Header.Del(TokenHeader) }), 403, "missing")
+	}
 	if w := ts.req("DELETE", "/api/state", ""); w.Code/100 != 4 {
 		t.Errorf("DELETE /api/state: %d", w.Code)
 	}
