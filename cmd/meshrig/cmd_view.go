@@ -18,6 +18,7 @@ import (
 	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/method/refit"
 	"github.com/meshrig/meshrig/method/registry"
+	"github.com/meshrig/meshrig/method/skinweights"
 	"github.com/meshrig/meshrig/rig"
 	"github.com/meshrig/meshrig/seq"
 	"github.com/meshrig/meshrig/viewer"
@@ -100,6 +101,11 @@ func (o *viewOptions) listenAddr(cmd *cobra.Command) (string, error) {
 func (o *viewOptions) check(cmd *cobra.Command) error {
 	if _, err := o.listenAddr(cmd); err != nil {
 		return err
+	}
+	if o.weights != "" {
+		if _, err := skinweights.ParseScheme(o.weights); err != nil {
+			return fmt.Errorf("--weights: %w", err)
+		}
 	}
 	if o.static && len(cmd.Flags().Args()) != 1 {
 		return fmt.Errorf("--static views one mesh; got %d arguments", len(cmd.Flags().Args()))

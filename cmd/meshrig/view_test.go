@@ -207,6 +207,7 @@ func TestViewRefuses(t *testing.T) {
 		{[]string{dir, "--method", "nonesuch"}, "unknown method"},
 		{[]string{filepath.Join(dir, "rest.obj"), dir, "--static"}, "--static views one mesh"},
 		{[]string{filepath.Join(dir, "truth.glb"), "--port", "70000"}, "--port"},
+		{[]string{filepath.Join(dir, "truth.glb"), "--weights", "glue"}, "--weights"},
 		{[]string{filepath.Join(dir, "truth.glb"), "--listen", "127.0.0.1:8080", "--port", "9090"}, "differs"},
 		{[]string{filepath.Join(dir, "truth.glb"), "--save-dir", filepath.Join(dir, "none")}, "save folder"},
 	} {
