@@ -30,5 +30,10 @@
 //	import _ "github.com/meshrig/meshrig/format/usd"
 //	err := format.WriteFile("walk.usda", r, format.WriteOptions{})
 //
-// The binary crate format (.usdc) is not written.
+// Read reads such a layer back into a rig (joints, weights, clips,
+// polygons, normals, UV sets, materials and parts): a tokenizer and
+// parser for the subset of usda the writer emits, not a general USD
+// reader; anything else is an error naming its line.
+//
+// The binary crate format (.usdc) is neither written nor read.
 package usd
