@@ -2,7 +2,10 @@ package main
 
 import (
 	"bytes"
+	"fmt"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -51,5 +54,87 @@ func TestRigKeepsSurface(t *testing.T) {
 				t.Fatalf("parts %d, materials %+v, %d images back", len(b.Parts), b.Materials, len(b.Images))
 			}
 		})
+	}
+}
+
+// TestRigKeepsOBJMaterials rigs a generated OBJ sequence whose rest.obj
+// has UVs, a material library and a texture: Load lists the library and
+// the texture among the files read, and the written rig reads back with
+// the rest mesh's UVs per vertex, its material and the texture's bytes.
+func TestRigKeepsOBJMaterials(t *testing.T) {
+	dir := gen(t, "snake")
+	rest := filepath.Join(dir, "rest.obj")
+	m, err := format.ReadMesh(rest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Rewrite rest.obj with a vt per vertex (its x, y over the box) and
+	// every face in material "scales".
+	lo, hi := m.Verts[0], m.Verts[0]
+	for _, v := range m.Verts {
+		lo, hi = lo.Min(v), hi.Max(v)
+	}
+	var b strings.Builder
+	b.WriteString("mtllib snake.mtl\n")
+	for _, v := range m.Verts {
+		fmt.Fprintf(&b, "v %g %g %g\n", v[0], v[1], v[2])
+	}
+	for _, v := range m.Verts {
+		fmt.Fprintf(&b, "vt %g %g\n", (v[0]-lo[0])/(hi[0]-lo[0]), (v[1]-lo[1])/(hi[1]-lo[1]))
+	}
+	b.WriteString("usemtl scales\n")
+	for k := 0; k < m.NumPolys(); k++ {
+		b.WriteString("f")
+		for _, i := range m.Poly(k) {
+			fmt.Fprintf(&b, " %d/%d", i+1, i+1)
+		}
+		b.WriteString("\n")
+	}
+	png, err := os.ReadFile(filepath.Join("..", "..", "format", "obj", "testdata", "textured", "checker.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string][]byte{
+		"rest.obj":   []byte(b.String()),
+		"snake.mtl":  []byte("newmtl scales\nKd 0.2 0.6 0.3\nmap_Kd scales.png\n"),
+		"scales.png": png,
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in, err := format.Load([]string{dir}, format.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"snake.mtl", "scales.png"} {
+		if !slices.Contains(in.Files, filepath.Join(dir, f)) {
+			t.Errorf("Load does not list %s among %d files read", f, len(in.Files))
+		}
+	}
+	want := in.Sequence.Rest.Surface
+	out := filepath.Join(t.TempDir(), "snake.glb")
+	if _, err := run(t, "rig", dir, "-o", out, "--method", "face-clustering"); err != nil {
+		t.Fatal(err)
+	}
+	back, err := format.ReadScene(out, format.SceneOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := back.Mesh.Surface
+	if len(back.Mesh.Verts) != len(m.Verts) || got == nil || len(got.UVs) != 1 {
+		t.Fatalf("%d vertices back (%d in), surface %v", len(back.Mesh.Verts), len(m.Verts), got != nil)
+	}
+	for tr, tri := range back.Mesh.Tris {
+		for k, v := range tri {
+			if got.UVs[0].Values[v] != want.UVs[0].At(tr, k, v) {
+				t.Fatalf("vertex %d: UV %v, want %v", v, got.UVs[0].Values[v], want.UVs[0].At(tr, k, v))
+			}
+		}
+	}
+	mt := got.Materials[0]
+	if mt.Name != "scales" || mt.BaseColor != [4]float32{0.2, 0.6, 0.3, 1} || mt.BaseColorTexture == nil ||
+		!bytes.Equal(got.Images[mt.BaseColorTexture.Image].Data, png) {
+		t.Fatalf("material %+v", mt)
 	}
 }
