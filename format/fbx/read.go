@@ -101,6 +101,7 @@ func load(data []byte) (*sceneData, error) {
 	restGlobal := h.globals(h.rest, nil)
 	var verts []linalg.Vec3
 	var polys [][]int
+	var tris []corner
 	for _, o := range f.Objects {
 		if o.Class != "Geometry" || o.Type != "Mesh" {
 			continue
@@ -139,6 +140,7 @@ func load(data []byte) (*sceneData, error) {
 			}
 			polys = append(polys, poly)
 		}
+		tris = fanCorners(len(s.parts), g, tris)
 		s.parts = append(s.parts, p)
 	}
 	if len(s.parts) == 0 {
@@ -151,6 +153,14 @@ func load(data []byte) (*sceneData, error) {
 	}
 	if s.rest, err = mesh.New(verts, polys); err != nil {
 		return nil, err
+	}
+	if len(tris) != len(s.rest.Tris) {
+		return nil, fmt.Errorf("%d triangles from the polygons, %d expected", len(s.rest.Tris), len(tris))
+	}
+	if s.rest.Surface = surfaceOf(f, h, s.parts, tris); s.rest.Surface != nil {
+		if err := s.rest.Surface.Validate(len(verts), len(tris)); err != nil {
+			return nil, fmt.Errorf("surface: %w", err)
+		}
 	}
 	if s.stacks, err = readStacks(f, h); err != nil {
 		return nil, err

@@ -10,6 +10,8 @@ import (
 
 	"github.com/meshrig/meshrig/format"
 	"github.com/meshrig/meshrig/internal/shareddata"
+	"github.com/meshrig/meshrig/linalg"
+	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/metric"
 	"github.com/meshrig/meshrig/seq"
 )
@@ -131,6 +133,38 @@ func TestRealRestMesh(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestRealSurface: Maya's UV set, normals and material come through: the
+// file's normals point the way the faces do (mean cosine with the face
+// normals above 0.9) and UVs lie in the unit square.
+func TestRealSurface(t *testing.T) {
+	sc, err := format.ReadScene(shareddata.Path(t, "dembones/Bone_Skin.fbx"), format.SceneOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := sc.Mesh
+	s := m.Surface
+	if s == nil || len(s.UVs) != 1 || s.UVs[0].Name != "map1" || s.Normals == nil ||
+		len(s.Materials) != 1 || s.Materials[0].Name != "lambert1" || len(s.Parts) != 1 {
+		t.Fatalf("surface %+v", s)
+	}
+	fn := mesh.FaceNormals(nil, m.Verts, m.Tris)
+	var cos float64
+	for tri := range m.Tris {
+		for k := 0; k < 3; k++ {
+			n := s.Normals.At(tri, k, m.Tris[tri][k])
+			cos += fn[tri].Dot(linalg.Vec3{float64(n[0]), float64(n[1]), float64(n[2])})
+			uv := s.UVs[0].At(tri, k, m.Tris[tri][k])
+			if uv[0] < 0 || uv[0] > 1 || uv[1] < 0 || uv[1] > 1 {
+				t.Fatalf("UV %v outside the unit square", uv)
+			}
+		}
+	}
+	if cos /= float64(3 * len(m.Tris)); cos < 0.9 {
+		t.Errorf("mean cosine of file and face normals %v", cos)
+	}
+	t.Logf("mean cosine of file and face normals %.4f", cos)
 }
 
 // TestRealASCII: Bone_PartiallySkinned.fbx is ASCII FBX, refused as such.
