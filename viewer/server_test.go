@@ -420,3 +420,56 @@ func TestLog(t *testing.T) {
 }
 
 var _ fs.FS = testPage
+
+func TestTwoClips(t *testing.T) {
+	r, _ := snake(t)
+	two := *r
+	second := r.Clips[0]
+	second.Name = "again"
+	// The second clip plays the first backwards from its fourth frame.
+	n := r.Skeleton.Len()
+	second.Frames = 4
+	second.Rotation, second.Translation = nil, nil
+	for f := 3; f >= 0; f-- {
+		second.Rotation = append(second.Rotation, r.Clips[0].Rotation[f*n:(f+1)*n]...)
+		second.Translation = append(second.Translation, r.Clips[0].Translation[f*n:(f+1)*n]...)
+	}
+	two.Clips = []rig.Clip{r.Clips[0], second}
+	in := character.Sequence(&two)
+	spoilt := spoiled(&two)
+	ts := newServer(t, Options{Rig: spoilt, Input: in})
+	st := ts.state()
+	if len(st.Clips) != 2 || st.Clips[1].Name != "again" || st.Clips[1].Frames != 4 {
+		t.Fatalf("clips %+v", st.Clips)
+	}
+	rep := st.Report
+	if len(rep.PerFrame) != 2 || len(rep.PerFrame[0]) != 6 || len(rep.PerFrame[1]) != 4 {
+		t.Fatalf("per-frame errors shaped %d clips", len(rep.PerFrame))
+	}
+	// Frame 1 of clip "again" is frame 2 of the first: the same error.
+	if rep.PerFrame[1][1] != rep.PerFrame[0][2] || rep.PerFrame[1][1] == 0 {
+		t.Errorf("clip 1 frame 1 RMSE%% %v, clip 0 frame 2 %v", rep.PerFrame[1][1], rep.PerFrame[0][2])
+	}
+	worst := rep.PerFrame[*rep.WorstClip][*rep.WorstFrame]
+	for _, per := range rep.PerFrame {
+		for _, e := range per {
+			if e > worst {
+				t.Errorf("worst frame %v, but %v is larger", worst, e)
+			}
+		}
+	}
+	got := floats(t, ts.ok("GET", "/api/error?clip=1&frame=1", "", 200))
+	posed := spoilt.Frame(nil, 1, 1)
+	want := in.Frame(6 + 1)
+	for i := range want {
+		e := 100 * posed[i].Dist(want[i]) / in.Diagonal()
+		if math.Abs(float64(got[i])-e) > 1e-6*max(1, e) {
+			t.Fatalf("vertex %d: error %v, want %v", i, got[i], e)
+		}
+	}
+	pos := floats(t, ts.ok("GET", "/api/input?clip=1&frame=3", "", 200))
+	if v := in.Frame(9)[5]; pos[15] != float32(v[0]) || pos[17] != float32(v[2]) {
+		t.Errorf("input clip 1 frame 3 vertex 5: %v, want %v", pos[15:18], v)
+	}
+	wantError(t, ts.req("GET", "/api/error?clip=1&frame=4", ""), 400, "frame")
+}
