@@ -3,12 +3,13 @@
 // method → rig → writer), and reads them back (ReadScene), so a rig
 // written as .dae is an input like a glTF file. Write writes:
 //
-//   - library_images, library_effects, library_materials (1.4.1): the
-//     mesh surface's materials by name, a lambert effect with the base
-//     colour or the base colour texture, the image by the path it was
+//   - library_images, library_effects, library_materials: the mesh
+//     surface's materials by name, a lambert effect with the base colour
+//     or (1.4.1) the base colour texture, the image by the path it was
 //     read from (relative: keep the texture beside the .dae) or, for an
 //     image that came embedded, as a data: URI (assimp cuts such a URI at
-//     1024 bytes), bound to each part through the skin's instance;
+//     1024 bytes), bound to each part through the skin's instance; 1.5
+//     keeps colours only, as assimp 5.x refuses a 1.5 texture sampler;
 //   - library_geometries: the rest mesh, positions and normals (the
 //     surface's own, else vertex normals), a TEXCOORD input per UV set,
 //     the polygons as read (a polylist, so quads stay quads; triangles

@@ -7,7 +7,7 @@ import (
 	"github.com/meshrig/meshrig/mesh"
 )
 
-// COLLADA 1.4.1 materials: an image per texture file, an effect
+// COLLADA materials: an image per texture file, an effect
 // (profile_COMMON lambert) per material with its diffuse colour or base
 // colour texture, and the material naming its effect; the skin's
 // instance binds each part's symbol to its material and UV set.
@@ -108,11 +108,15 @@ type materials struct {
 	bind      *bindMaterial
 }
 
-// materialsOf writes the surface's materials. An image is referenced by
-// the path it was read from (relative to the input's folder: keep the
-// texture beside the written file), or, when it came embedded, as a
-// data: URI holding its bytes.
-func materialsOf(s *mesh.Surface, n namer) materials {
+// materialsOf writes the surface's materials, with their textures unless
+// colourOnly. An image is referenced by the path it was read from
+// (relative to the input's folder: keep the texture beside the written
+// file), or, when it came embedded, as a data: URI holding its bytes.
+//
+// COLLADA 1.5 gets colours only: its sampler2D names the image in an
+// <instance_image> child, and assimp 5.x looks for the url on sampler2D
+// itself, refusing the whole file; 1.4.1's surface/sampler pair it reads.
+func materialsOf(s *mesh.Surface, n namer, colourOnly bool) materials {
 	var out materials
 	if s == nil || len(s.Materials) == 0 {
 		return out
@@ -142,7 +146,7 @@ func materialsOf(s *mesh.Surface, n namer) materials {
 		e := effect{ID: id + "-effect", Profile: profileCommon{Technique: technique{SID: "common"}}}
 		c := m.BaseColor
 		e.Profile.Technique.Lambert.Diffuse.Color = string(appendFloats(nil, float64(c[0]), float64(c[1]), float64(c[2]), float64(c[3])))
-		if t := m.BaseColorTexture; t != nil {
+		if t := m.BaseColorTexture; t != nil && !colourOnly {
 			img := imageUsed(t.Image)
 			e.Profile.Params = []newparam{
 				{SID: id + "-surface", Surface: &surfaceEl{Type: "2D", InitFrom: img}},

@@ -12,7 +12,7 @@ func document141(r *rig.Rig) *document {
 	}
 	// Joints first: they keep their names, the other IDs step aside.
 	jids := jointIDs(names, n)
-	mats := materialsOf(r.Mesh.Surface, n)
+	mats := materialsOf(r.Mesh.Surface, n, false)
 	geom := geometryOf(r.Mesh, n, mats.syms)
 	ctrl := controllerOf(r, jids, geom.ID, n)
 	scene := sceneOf(r, jids, ctrl.ID, n)

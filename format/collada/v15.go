@@ -19,6 +19,8 @@ type document15 struct {
 	Xmlns            string            `xml:"xmlns,attr"`
 	Version          string            `xml:"version,attr"`
 	Asset            asset             `xml:"asset"`
+	Effects          *effectLibrary    `xml:"library_effects"`
+	Materials        *materialLibrary  `xml:"library_materials"`
 	Geometries       []geometry        `xml:"library_geometries>geometry"`
 	Controller       []controller      `xml:"library_controllers>controller"`
 	Animations       *animations       `xml:"library_animations"`
@@ -62,9 +64,11 @@ func document15of(r *rig.Rig, limits map[rig.JointID]Limits) *document15 {
 		names[j] = jt.Name
 	}
 	jids := jointIDs(names, n)
-	geom := geometryOf(r.Mesh, n, nil) // UVs and parts; materials in 1.4.1 only
+	mats := materialsOf(r.Mesh.Surface, n, true) // colours only: see materialsOf
+	geom := geometryOf(r.Mesh, n, mats.syms)
 	ctrl := controllerOf(r, jids, geom.ID, n)
 	scene := sceneOf(r, jids, ctrl.ID, n)
+	scene.Nodes[len(scene.Nodes)-1].Controller.BindMaterial = mats.bind
 	nodes := map[string]*node{}
 	var walk func(nd *node)
 	walk = func(nd *node) {
@@ -84,6 +88,8 @@ func document15of(r *rig.Rig, limits map[rig.JointID]Limits) *document15 {
 		Version: "1.5.0",
 		Asset: asset{Tool: "meshrig", Created: timestamp, Modified: timestamp,
 			Unit: unit{Name: "meter", Meter: 1}, UpAxis: "Y_UP"},
+		Effects:          mats.effects,
+		Materials:        mats.materials,
 		Geometries:       []geometry{geom},
 		Controller:       []controller{ctrl},
 		Scenes:           []visualScene{scene},
