@@ -14,14 +14,15 @@ import (
 type Paint int
 
 const (
-	// PaintAuto shows the mesh's own materials when its surface has any,
-	// and otherwise colours a rig by joint (a mesh in clay).
+	// PaintAuto shows the mesh's own materials and vertex colours when its
+	// surface has any, and otherwise colours a rig by joint (a mesh in
+	// clay).
 	PaintAuto Paint = iota
 	// PaintJoints colours each vertex by its dominant joint.
 	PaintJoints
 	// PaintSurface shows the materials: base colour factor times the base
-	// colour texture sampled at the UVs; clay where a part has none, and
-	// all over a mesh without materials.
+	// colour texture sampled at the UVs times the vertex colours (COLOR_0);
+	// clay where a part has none of them, and all over a mesh without.
 	PaintSurface
 )
 
@@ -62,26 +63,37 @@ func (t *texture) at(u, v float64) [3]float64 {
 	return t.pix[y*t.w+x]
 }
 
-// look is how one triangle is painted from its material: a base colour,
-// times its texture at the corners' UVs when it has one.
+// look is how one triangle is painted from its surface, as glTF defines
+// the base colour: the material's factor, times its texture at the
+// corners' UVs, times the corners' vertex colours (COLOR_0) — each when
+// present.
 type look struct {
-	tex  *texture
-	uv   [3][2]float64
-	base [3]float64
+	tex    *texture
+	uv     [3][2]float64
+	base   [3]float64
+	vcol   [3][3]float64
+	hasCol bool
 }
 
 // paint returns each triangle's look from m's surface, or nil when the
-// surface has no material any part uses.
+// surface has neither a material any part uses nor vertex colours.
 func paint(m *mesh.Mesh) []look {
 	s := m.Surface
-	if s == nil || len(s.Materials) == 0 || len(s.Parts) == 0 {
+	if s == nil {
 		return nil
 	}
 	decoded := make(map[int]*texture)
-	used := false
+	used := len(s.Colors) > 0
 	looks := make([]look, len(m.Tris))
 	for t, tri := range m.Tris {
 		lk := look{base: clay}
+		if len(s.Colors) > 0 {
+			lk.base, lk.hasCol = [3]float64{1, 1, 1}, true // glTF's default material is white
+			for k, v := range tri {
+				c := s.Colors[0].At(t, k, v)
+				lk.vcol[k] = [3]float64{float64(c[0]), float64(c[1]), float64(c[2])}
+			}
+		}
 		p := s.Part(t)
 		if p < 0 || s.Parts[p].Material < 0 {
 			looks[t] = lk
@@ -114,13 +126,19 @@ func paint(m *mesh.Mesh) []look {
 
 // colour returns the look's colour at barycentric weights w0, w1, w2.
 func (lk *look) colour(w0, w1, w2 float64) [3]float64 {
-	if lk.tex == nil {
-		return lk.base
+	c := lk.base
+	if lk.tex != nil {
+		u := w0*lk.uv[0][0] + w1*lk.uv[1][0] + w2*lk.uv[2][0]
+		v := w0*lk.uv[0][1] + w1*lk.uv[1][1] + w2*lk.uv[2][1]
+		x := lk.tex.at(u, v)
+		c = [3]float64{c[0] * x[0], c[1] * x[1], c[2] * x[2]}
 	}
-	u := w0*lk.uv[0][0] + w1*lk.uv[1][0] + w2*lk.uv[2][0]
-	v := w0*lk.uv[0][1] + w1*lk.uv[1][1] + w2*lk.uv[2][1]
-	c := lk.tex.at(u, v)
-	return [3]float64{c[0] * lk.base[0], c[1] * lk.base[1], c[2] * lk.base[2]}
+	if lk.hasCol {
+		for k := 0; k < 3; k++ {
+			c[k] *= w0*lk.vcol[0][k] + w1*lk.vcol[1][k] + w2*lk.vcol[2][k]
+		}
+	}
+	return c
 }
 
 // clay is the neutral colour of an unpainted surface.

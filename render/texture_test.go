@@ -167,3 +167,30 @@ func grey(c color.RGBA) bool {
 	lo, hi := min(c.R, c.G, c.B), max(c.R, c.G, c.B)
 	return hi-lo < 12
 }
+
+// TestVertexColors paints a quad by its vertex colours: red on the left
+// edge, blue on the right, blended between.
+func TestVertexColors(t *testing.T) {
+	m := quadTexture(t)
+	m.Surface.Materials, m.Surface.Images, m.Surface.Parts = nil, nil, nil
+	red, blue := [4]float32{1, 0, 0, 1}, [4]float32{0, 0, 1, 1}
+	m.Surface.Colors = []mesh.Attr[[4]float32]{{Values: [][4]float32{red, blue, blue, red}}}
+	img, err := Mesh(m, nil, nil, Options{Width: 200, Height: 200, View: &View{Up: 1}, NoCaption: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	box, _ := foreground(img, bg)
+	y := (box.Min.Y + box.Max.Y) / 2
+	left, right := img.RGBAAt(box.Min.X+3, y), img.RGBAAt(box.Max.X-4, y)
+	// The view may mirror the quad: one side red, the other blue.
+	if left.R < right.R {
+		left, right = right, left
+	}
+	if !(left.R > 100 && left.B < 30 && right.B > 100 && right.R < 30) {
+		t.Fatalf("sides %v and %v, want red and blue", left, right)
+	}
+	mid := img.RGBAAt((box.Min.X+box.Max.X)/2, y)
+	if !(mid.R > 40 && mid.B > 40) {
+		t.Fatalf("middle %v, want a blend of red and blue", mid)
+	}
+}
