@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/meshrig/meshrig/internal/shareddata"
 	"github.com/meshrig/meshrig/linalg"
@@ -18,10 +19,19 @@ func BenchmarkReadBoneAnim(b *testing.B) {
 	data := realBytes(b)
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
+	t0 := cpuTime()
 	for b.Loop() {
 		if _, err := Read(bytes.NewReader(data), int64(len(data)), Options{}); err != nil {
 			b.Fatal(err)
 		}
+	}
+	reportCPU(b, t0, int64(len(data)))
+}
+
+// reportCPU adds MB per CPU second since t0, when CPU time is measured.
+func reportCPU(b *testing.B, t0 time.Duration, size int64) {
+	if d := cpuTime() - t0; t0 > 0 && d > 0 {
+		b.ReportMetric(float64(size)*float64(b.N)/d.Seconds()/1e6, "MB/cpu-s")
 	}
 }
 
@@ -34,11 +44,13 @@ func BenchmarkReadBoneAnimFile(b *testing.B) {
 	defer f.Close()
 	st, _ := f.Stat()
 	b.SetBytes(st.Size())
+	t0 := cpuTime()
 	for b.Loop() {
 		if _, err := Read(f, st.Size(), Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
+	reportCPU(b, t0, st.Size())
 }
 
 // bigCache writes a cache of n vertices (a grid of quads) × frames
@@ -106,8 +118,8 @@ func BenchmarkReadBig(b *testing.B) {
 	defer f.Close()
 	st, _ := f.Stat()
 	b.SetBytes(st.Size())
-	b.ResetTimer()
 	var dst []linalg.Vec3
+	t0 := cpuTime()
 	for b.Loop() {
 		a, err := Open(f, st.Size())
 		if err != nil {
@@ -123,6 +135,7 @@ func BenchmarkReadBig(b *testing.B) {
 			}
 		}
 	}
+	reportCPU(b, t0, st.Size())
 }
 
 // TestBigCacheShape reads a small cache of the benchmark's kind back: the

@@ -116,16 +116,6 @@ func (e *evaluator) positions(a *Archive, c *candidate, t float64, dst []linalg.
 	if err != nil {
 		return err
 	}
-	copy(dst, p0)
-	if w > 0 {
-		p1, err := e.sample(a, m, i1)
-		if err != nil {
-			return err
-		}
-		for k := range dst {
-			dst[k] = dst[k].Add(p1[k].Sub(dst[k]).Scale(w))
-		}
-	}
 	world := linalg.IdentityAffine()
 	moved := false
 	for _, x := range c.chain {
@@ -139,10 +129,21 @@ func (e *evaluator) positions(a *Archive, c *candidate, t float64, dst []linalg.
 			break
 		}
 	}
-	if moved {
-		for k, v := range dst {
-			dst[k] = world.Apply(v)
+	var p1 []linalg.Vec3
+	if w > 0 {
+		if p1, err = e.sample(a, m, i1); err != nil {
+			return err
 		}
+	}
+	// One pass: interpolate, then place.
+	for k, v := range p0 {
+		if p1 != nil {
+			v = v.Add(p1[k].Sub(v).Scale(w))
+		}
+		if moved {
+			v = world.Apply(v)
+		}
+		dst[k] = v
 	}
 	return nil
 }

@@ -63,7 +63,9 @@
 // Every offset and size is checked against the file's size before anything
 // is allocated, every group is read at most once (a cycle or a shared
 // group is refused), and errors are format.ParseError with the byte
-// offset of what is wrong.
+// offset of what is wrong. Errors count samples, points and face indices
+// from 0, as Alembic does (faces from 1, as meshrig does), and give the
+// sample's time where it helps.
 //
 // Example:
 //

@@ -231,6 +231,18 @@ func (a *Archive) Positions(m *PolyMesh, i int, dst []linalg.Vec3) ([]linalg.Vec
 		return dst, m.p.errf("sample %d: %d points, sample 0 has %d: the topology changes", i, n/3, m.Verts)
 	}
 	dst = resize(dst, m.Verts)
+	if m.p.POD == Float32 {
+		// Infinities and NaNs have every exponent bit set: one test per
+		// float32 before decoding, cheaper than one per float64 after.
+		for k := 0; k+4 <= len(buf); k += 4 {
+			if buf[k+3]&0x7f == 0x7f && buf[k+2]&0x80 != 0 {
+				v := k / 12
+				return dst, m.p.errf("sample %d: point %d is not finite", i, v)
+			}
+		}
+		decodeV3f(buf, m.p.POD, dst)
+		return dst, nil
+	}
 	decodeV3f(buf, m.p.POD, dst)
 	for k, v := range dst {
 		if !v.IsFinite() {

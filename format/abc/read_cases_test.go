@@ -1,6 +1,7 @@
 package abc
 
 import (
+	"bytes"
 	"math"
 	"slices"
 	"strings"
@@ -179,5 +180,22 @@ func TestNormals(t *testing.T) {
 	want := []float32{3, 2, 1, 0, 7, 6, 5, 4, 12, 11, 10, 9, 8}
 	if !slices.Equal(got, want) {
 		t.Errorf("corner order %v, want %v", got, want)
+	}
+}
+
+// TestNonFinite: a point that is NaN or infinite is an error naming the
+// sample and the point.
+func TestNonFinite(t *testing.T) {
+	counts, indices := tinyTopology()
+	for _, bad := range []float32{float32(math.NaN()), float32(math.Inf(1)), float32(math.Inf(-1))} {
+		p := slices.Clone(tinyVerts)
+		p[3*5+1] = bad
+		m := meshObj("m", 1, [][]float32{tinyVerts, p}, counts, indices, nil, nil)
+		ts := []TimeSampling{{Cycle: 1, Times: []float64{0}}, {Cycle: 1, Times: []float64{0}, MaxSamples: 2}}
+		b := writeArchive(ts, "", []*tobj{m})
+		_, err := Read(bytes.NewReader(b), int64(len(b)), Options{})
+		if err == nil || !strings.Contains(err.Error(), "sample 1: point 5 is not finite") {
+			t.Errorf("P with %v: %v, want sample 1, point 5 named", bad, err)
+		}
 	}
 }
