@@ -8,9 +8,8 @@
 // texel, PNG or JPEG × vertex colours, as glTF defines it), and otherwise
 // — or with Options.Paint PaintJoints — colours each region by its
 // dominant joint (JointColor: golden-ratio hue steps) with crisp borders;
-// it shades the surface with a key light
-// beside the camera plus ambient (both sides of a face lit), and draws the
-// posed skeleton over it as an X-ray overlay: bones as outlined lines from
+// it shades the surface with a key light beside the camera plus ambient
+// (both sides of a face lit), and draws the posed skeleton over it as an X-ray overlay: bones as outlined lines from
 // parent head to child head, joints as white discs, the root a larger red
 // one, slightly faded where the surface hides them. A caption names the
 // clip, frame and bone count. Mesh draws a plain mesh, in its materials,
