@@ -504,3 +504,38 @@ func TestFoxUnedited(t *testing.T) {
 	}
 	sameSkeleton(t, &sc.Rig.Skeleton, &out.Skeleton)
 }
+
+// TestStopsWhenCancelled: a context cancelled during the rounds (from
+// the progress callback) stops the fit with its error.
+func TestStopsWhenCancelled(t *testing.T) {
+	truth, s := biped(t)
+	ed := removeJoint(t, truth, "neck")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	rounds := 0
+	_, _, err := Animation(ctx, ed, s, Options{Tolerance: -1, Progress: func(stage string, done, total int) {
+		rounds = done
+		if done == 2 {
+			cancel()
+		}
+	}})
+	if !errors.Is(err, context.Canceled) || rounds != 2 {
+		t.Errorf("err = %v after %d rounds, want context.Canceled after 2", err, rounds)
+	}
+}
+
+// TestOneJoint: a skeleton of one joint fits the animation's best rigid
+// motion and stays one joint.
+func TestOneJoint(t *testing.T) {
+	truth, s := biped(t)
+	one := &rig.Rig{Mesh: truth.Mesh, Skeleton: rig.Skeleton{Joints: []rig.Joint{{Name: "root", Parent: rig.NoParent, Head: truth.Skeleton.Joints[0].Head}}}}
+	out, rep, err := Animation(context.Background(), one, s, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := rigcheck.Check(t, s, out).RMSEPercent
+	t.Logf("one joint: RMSE%% %.4f (start %.4f)", got, rep.StartRMSEPercent)
+	if got > rep.StartRMSEPercent+1e-9 || out.Skeleton.Len() != 1 {
+		t.Errorf("%d joints, RMSE%% %.4f from a start at %.4f", out.Skeleton.Len(), got, rep.StartRMSEPercent)
+	}
+}
