@@ -68,7 +68,7 @@ func TestBrowserTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := open(t, viewer.Options{Rig: r, Input: character.Sequence(r), Name: "biped.glb"})
+	s := open(t, viewer.Options{Rig: r, Input: character.Sequence(r), Name: "biped.glb"}, "")
 	n := r.Skeleton.Len()
 	js := s.joints()
 	var body image.Rectangle

@@ -3,11 +3,27 @@
 import * as THREE from 'three';
 import { OrbitControls } from 'three/addons/controls/OrbitControls.js';
 
+/** glRenderer names the WebGL implementation ("" when there is none). */
+function glRenderer() {
+  const gl = document.createElement('canvas').getContext('webgl2');
+  if (!gl) return '';
+  const info = gl.getExtension('WEBGL_debug_renderer_info');
+  const name = String(gl.getParameter(info ? info.UNMASKED_RENDERER_WEBGL : gl.RENDERER));
+  gl.getExtension('WEBGL_lose_context')?.loseContext();
+  return name;
+}
+
 export class View {
   constructor(canvas) {
     this.canvas = canvas;
-    this.renderer = new THREE.WebGLRenderer({ canvas, antialias: true });
-    this.renderer.setPixelRatio(Math.min(window.devicePixelRatio, 2));
+    // A software rasterizer (no GPU: SwiftShader, llvmpipe) spends ~40% of
+    // a frame on multisampling; drop it there unless ?aa=1 asks for it.
+    this.glName = glRenderer();
+    this.software = /swiftshader|llvmpipe|softpipe|software/i.test(this.glName);
+    const aa = new URLSearchParams(location.search).get('aa');
+    this.antialias = aa === null ? !this.software : aa === '1';
+    this.renderer = new THREE.WebGLRenderer({ canvas, antialias: this.antialias });
+    this.renderer.setPixelRatio(this.software ? 1 : Math.min(window.devicePixelRatio, 2));
     this.scene = new THREE.Scene();
     this.scene.background = new THREE.Color(0x2b2f36);
     this.camera = new THREE.PerspectiveCamera(40, 1, 0.01, 100);
