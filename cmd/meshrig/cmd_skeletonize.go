@@ -166,7 +166,12 @@ func readStaticMesh(path string, plan *safefile.Plan) (*mesh.Mesh, error) {
 		return nil, err
 	}
 	if f.Mesh != nil {
-		return format.ReadMesh(path)
+		// As a rest mesh: OBJ brings its material library and textures.
+		m, side, err := format.ReadRestMesh(path)
+		if err == nil && plan != nil {
+			plan.Read(side...)
+		}
+		return m, err
 	}
 	sc, err := format.ReadScene(path, format.SceneOptions{})
 	if err != nil {

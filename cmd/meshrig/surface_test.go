@@ -11,6 +11,7 @@ import (
 
 	"github.com/meshrig/meshrig/format"
 	"github.com/meshrig/meshrig/internal/shareddata"
+	"github.com/meshrig/meshrig/mesh"
 )
 
 // TestRigKeepsSurface rigs CesiumMan with each method on a few frames and
@@ -57,19 +58,17 @@ func TestRigKeepsSurface(t *testing.T) {
 	}
 }
 
-// TestRigKeepsOBJMaterials rigs a generated OBJ sequence whose rest.obj
-// has UVs, a material library and a texture: Load lists the library and
-// the texture among the files read, and the written rig reads back with
-// the rest mesh's UVs per vertex, its material and the texture's bytes.
-func TestRigKeepsOBJMaterials(t *testing.T) {
+// texturedSnake generates a snake sequence and rewrites its rest.obj with
+// a vt per vertex (its x, y over the box), every face in material
+// "scales" of snake.mtl, whose map_Kd is scales.png; it returns the folder
+// and the texture's bytes.
+func texturedSnake(t *testing.T) (string, []byte) {
 	dir := gen(t, "snake")
 	rest := filepath.Join(dir, "rest.obj")
 	m, err := format.ReadMesh(rest)
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Rewrite rest.obj with a vt per vertex (its x, y over the box) and
-	// every face in material "scales".
 	lo, hi := m.Verts[0], m.Verts[0]
 	for _, v := range m.Verts {
 		lo, hi = lo.Min(v), hi.Max(v)
@@ -103,6 +102,41 @@ func TestRigKeepsOBJMaterials(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	return dir, png
+}
+
+// sameScales checks a written rig read back against the textured snake's
+// rest surface: UVs per vertex, the material's colour, the texture bytes.
+func sameScales(t *testing.T, out string, want *mesh.Surface, png []byte) {
+	t.Helper()
+	back, err := format.ReadScene(out, format.SceneOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := back.Mesh.Surface
+	if got == nil || len(got.UVs) != 1 {
+		t.Fatalf("surface %+v back", got)
+	}
+	for tr, tri := range back.Mesh.Tris {
+		for k, v := range tri {
+			if got.UVs[0].Values[v] != want.UVs[0].At(tr, k, v) {
+				t.Fatalf("vertex %d: UV %v, want %v", v, got.UVs[0].Values[v], want.UVs[0].At(tr, k, v))
+			}
+		}
+	}
+	mt := got.Materials[0]
+	if mt.Name != "scales" || mt.BaseColor != [4]float32{0.2, 0.6, 0.3, 1} || mt.BaseColorTexture == nil ||
+		!bytes.Equal(got.Images[mt.BaseColorTexture.Image].Data, png) {
+		t.Fatalf("material %+v", mt)
+	}
+}
+
+// TestRigKeepsOBJMaterials rigs a generated OBJ sequence whose rest.obj
+// has UVs, a material library and a texture: Load lists the library and
+// the texture among the files read, and the written rig reads back with
+// the rest mesh's UVs per vertex, its material and the texture's bytes.
+func TestRigKeepsOBJMaterials(t *testing.T) {
+	dir, png := texturedSnake(t)
 	in, err := format.Load([]string{dir}, format.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -117,24 +151,21 @@ func TestRigKeepsOBJMaterials(t *testing.T) {
 	if _, err := run(t, "rig", dir, "-o", out, "--method", "face-clustering"); err != nil {
 		t.Fatal(err)
 	}
-	back, err := format.ReadScene(out, format.SceneOptions{})
+	sameScales(t, out, want, png)
+}
+
+// TestSkeletonizeKeepsOBJMaterials: a static OBJ skeletonized keeps its
+// material library's material and texture.
+func TestSkeletonizeKeepsOBJMaterials(t *testing.T) {
+	dir, png := texturedSnake(t)
+	rest := filepath.Join(dir, "rest.obj")
+	want, _, err := format.ReadRestMesh(rest)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := back.Mesh.Surface
-	if len(back.Mesh.Verts) != len(m.Verts) || got == nil || len(got.UVs) != 1 {
-		t.Fatalf("%d vertices back (%d in), surface %v", len(back.Mesh.Verts), len(m.Verts), got != nil)
+	out := filepath.Join(t.TempDir(), "snake.glb")
+	if _, err := run(t, "skeletonize", rest, "-o", out, "--weights", "rigid"); err != nil {
+		t.Fatal(err)
 	}
-	for tr, tri := range back.Mesh.Tris {
-		for k, v := range tri {
-			if got.UVs[0].Values[v] != want.UVs[0].At(tr, k, v) {
-				t.Fatalf("vertex %d: UV %v, want %v", v, got.UVs[0].Values[v], want.UVs[0].At(tr, k, v))
-			}
-		}
-	}
-	mt := got.Materials[0]
-	if mt.Name != "scales" || mt.BaseColor != [4]float32{0.2, 0.6, 0.3, 1} || mt.BaseColorTexture == nil ||
-		!bytes.Equal(got.Images[mt.BaseColorTexture.Image].Data, png) {
-		t.Fatalf("material %+v", mt)
-	}
+	sameScales(t, out, want.Surface, png)
 }
