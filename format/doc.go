@@ -11,4 +11,10 @@
 //
 // and WriteFile picks the writer by the output's extension, writing through
 // a temporary file.
+//
+// What a file shows besides its shape — UVs, normals, colours, materials,
+// textures, parts — rides on the rest mesh (mesh.Surface) from reader to
+// writer. Load reads the rest mesh with ReadRestMesh, which also reads the
+// side files a mesh format names (OBJ's mtllib and textures); frames are
+// read for their positions only.
 package format
