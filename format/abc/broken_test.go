@@ -85,6 +85,7 @@ func TestCorrupted(t *testing.T) {
 	}{
 		{"root group count huge", put(root, 1<<40), "claims"},
 		{"root offset past the end", put(8, uint64(len(b))+64), "outside the file"},
+		{"root offset in the header", put(8, 8), "into the 16-byte file header"},
 		{"top object offset past the end", put(root+8+16, uint64(len(b))+8), "outside the file"},
 		{"P group count huge", put(p.g.pos, 1<<61), "claims"},
 		{"P sample offset past the end", put(p.g.pos+8, dataBit|uint64(len(b)+100)), "outside the file"},

@@ -107,7 +107,10 @@ func (c *container) group(ptr uint64, ref int64, what string) (group, error) {
 		return group{pos: 0}, nil
 	}
 	pos := int64(ptr)
-	if ptr > uint64(c.size) || pos < headerSize || pos > c.size-8 {
+	if ptr < headerSize {
+		return group{}, errAt(ref, "%s: group offset %d points into the 16-byte file header", what, ptr)
+	}
+	if ptr > uint64(c.size) || pos > c.size-8 {
 		return group{}, errAt(ref, "%s: group offset %d is outside the file (%d bytes)", what, ptr, c.size)
 	}
 	if c.seen[pos] {
@@ -149,7 +152,10 @@ func (c *container) data(ptr uint64, ref int64, what string) (block, error) {
 	if p == 0 {
 		return block{}, nil
 	}
-	if p > uint64(c.size) || int64(p) < headerSize || int64(p) > c.size-8 {
+	if p < headerSize {
+		return block{}, errAt(ref, "%s: data offset %d points into the 16-byte file header", what, p)
+	}
+	if p > uint64(c.size) || int64(p) > c.size-8 {
 		return block{}, errAt(ref, "%s: data offset %d is outside the file (%d bytes)", what, p, c.size)
 	}
 	pos := int64(p)
