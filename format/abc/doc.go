@@ -32,9 +32,10 @@
 // Face-varying UVs and normals are reversed with them.
 //
 // UVs and normals are kept in Part (the first frame's, in the object's
-// own space) for the surface attributes to come; velocities, bounds,
-// subdivision surfaces, curves, points, cameras, materials and arbitrary
-// parameters are not read.
+// own space) for the surface attributes to come; extra UV sets (under
+// ".arbGeomParams"), velocities, bounds, visibility (a hidden mesh is read
+// like the others), subdivision surfaces, curves, points, cameras and
+// materials are not read.
 //
 // # What is refused
 //
