@@ -9,6 +9,7 @@ import (
 
 	"github.com/meshrig/meshrig/format"
 	"github.com/meshrig/meshrig/linalg"
+	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/rig"
 )
 
@@ -170,9 +171,9 @@ func build(r *rig.Rig, version int) *Document {
 	for _, v := range m.Verts {
 		verts = append(verts, v[0], v[1], v[2])
 	}
+	polys, corners := polyCorners(m)
 	var pvi []int32
-	for k := 0; k < m.NumPolys(); k++ {
-		p := m.Poly(k)
+	for _, p := range polys {
 		for i, v := range p {
 			if i == len(p)-1 {
 				v = -v - 1
@@ -180,15 +181,23 @@ func build(r *rig.Rig, version int) *Document {
 			pvi = append(pvi, int32(v))
 		}
 	}
-	geo := b.object("Geometry", "", "Mesh",
+	layers, mats := surfaceLayers(m, polys, corners)
+	geo := b.object("Geometry", "", "Mesh", append([]*Node{
 		node("Vertices", []Property{{Type: 'd', F64: verts}}),
 		node("PolygonVertexIndex", []Property{{Type: 'i', I32: pvi}}),
-		one("GeometryVersion", pI(124)))
+		one("GeometryVersion", pI(124))}, layers...)...)
 	meshModel := b.object("Model", "mesh", "Mesh", one("Version", pI(232)),
 		node("Properties70", nil, modelProps(linalg.Vec3{})...),
 		one("Shading", Property{Type: 'C', Int: 1}), one("Culling", pS("CullingOff")))
 	b.oo(meshModel, 0)
 	b.oo(geo, meshModel)
+	for k := 0; k < mats; k++ {
+		var mat *mesh.Material
+		if k < len(m.Surface.Materials) {
+			mat = &m.Surface.Materials[k]
+		}
+		b.oo(b.materialObject(mat), meshModel)
+	}
 	// Joints.
 	models := make([]int64, nj)
 	for j, jt := range sk.Joints {
@@ -329,7 +338,7 @@ func (b *builder) document(version int, fps float64, r *rig.Rig, takes []*Node) 
 	defs := []*Node{one("Version", pI(100))}
 	total := 1
 	defs = append(defs, node("ObjectType", []Property{pS("GlobalSettings")}, one("Count", pI(1))))
-	for _, class := range []string{"Geometry", "Model", "NodeAttribute", "Deformer", "Pose", "AnimationStack", "AnimationLayer", "AnimationCurveNode", "AnimationCurve"} {
+	for _, class := range []string{"Geometry", "Model", "NodeAttribute", "Material", "Deformer", "Pose", "AnimationStack", "AnimationLayer", "AnimationCurveNode", "AnimationCurve"} {
 		if n := b.counts[class]; n > 0 {
 			defs = append(defs, node("ObjectType", []Property{pS(class)}, one("Count", pI(n))))
 			total += n

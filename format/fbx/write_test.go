@@ -7,6 +7,7 @@ import (
 
 	"github.com/meshrig/meshrig/format"
 	"github.com/meshrig/meshrig/internal/testkit/testrig"
+	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/metric"
 	"github.com/meshrig/meshrig/rig"
 )
@@ -113,5 +114,101 @@ func TestWriteTwoClips(t *testing.T) {
 	}
 	if rep.MaxPercent > 1e-4 {
 		t.Errorf("two clips read back: Max%% %v", rep.MaxPercent)
+	}
+}
+
+// withSurface gives r's mesh a surface: UV sets (one per vertex, one per
+// corner), normals per corner, two materials over two parts (odd and even
+// polygons). A polygon corner holds one value, so per-corner values depend
+// on the polygon and the vertex.
+func withSurface(t *testing.T, r *rig.Rig) *mesh.Surface {
+	t.Helper()
+	m := r.Mesh
+	nt := len(m.Tris)
+	s := &mesh.Surface{}
+	perVertex := mesh.Attr[[2]float32]{Name: "map1"}
+	for i, v := range m.Verts {
+		perVertex.Values = append(perVertex.Values, [2]float32{float32(v[0] / 3), float32(i%7) / 7})
+	}
+	perCorner := mesh.Attr[[2]float32]{Name: "detail", Values: [][2]float32{{0, 0}, {0.25, 0.5}, {1, 0.75}}}
+	normals := mesh.Attr[[3]float32]{Values: [][3]float32{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {0.6, 0.8, 0}}}
+	s.TriPart = make([]int32, nt)
+	// A polygon corner holds one value: per-corner values depend on the
+	// polygon and the vertex.
+	for tri := 0; tri < nt; tri++ {
+		poly := tri
+		if m.TriPoly != nil {
+			poly = m.TriPoly[tri]
+		}
+		for k := 0; k < 3; k++ {
+			key := 31*poly + m.Tris[tri][k]
+			perCorner.Index = append(perCorner.Index, int32(key%3))
+			normals.Index = append(normals.Index, int32(key%4))
+		}
+		if poly%2 == 1 {
+			s.TriPart[tri] = 1
+		}
+	}
+	s.UVs = []mesh.Attr[[2]float32]{perVertex, perCorner}
+	s.Normals = &normals
+	red, blue := mesh.NewMaterial("red"), mesh.NewMaterial("blue")
+	red.BaseColor = [4]float32{1, 0, 0, 1}
+	blue.BaseColor = [4]float32{0, 0, 1, 1}
+	s.Materials = []mesh.Material{red, blue}
+	s.Parts = []mesh.Part{{Name: "a", Material: 0}, {Name: "b", Material: 1}}
+	m.Surface = s
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestWriteSurface: UV sets (one per vertex, one per corner), normals per
+// corner, two materials over two parts come back from the file at every
+// triangle corner.
+func TestWriteSurface(t *testing.T) {
+	r := testrig.Tube(t, 4, [3]float64{})
+	s := withSurface(t, r)
+	m := r.Mesh
+	nt := len(m.Tris)
+	sc, _ := roundTrip(t, r, "")
+	got := sc.Mesh.Surface
+	if got == nil || len(got.UVs) != 2 || got.Normals == nil || len(got.Materials) != 2 {
+		t.Fatalf("surface read back: %+v", got)
+	}
+	if got.UVs[0].Name != "map1" || got.UVs[1].Name != "detail" || got.Materials[0].Name != "red" || got.Materials[1].BaseColor != s.Materials[1].BaseColor {
+		t.Errorf("names or colours: %q %q %+v", got.UVs[0].Name, got.UVs[1].Name, got.Materials)
+	}
+	if len(sc.Mesh.Tris) != nt || sc.Mesh.NumPolys() != m.NumPolys() {
+		t.Fatalf("%d triangles read back, want %d", len(sc.Mesh.Tris), nt)
+	}
+	near := func(a, b []float32) bool {
+		for i := range a {
+			if d := a[i] - b[i]; d > 1e-6 || d < -1e-6 {
+				return false
+			}
+		}
+		return true
+	}
+	for tri := 0; tri < nt; tri++ {
+		for k := 0; k < 3; k++ {
+			v := m.Tris[tri][k]
+			if sc.Mesh.Tris[tri][k] != v {
+				t.Fatalf("triangle %d differs", tri)
+			}
+			for set := 0; set < 2; set++ {
+				a, b := s.UVs[set].At(tri, k, v), got.UVs[set].At(tri, k, v)
+				if !near(a[:], b[:]) {
+					t.Fatalf("UV set %d triangle %d corner %d: %v, want %v", set, tri, k, b, a)
+				}
+			}
+			a, b := s.Normals.At(tri, k, v), got.Normals.At(tri, k, v)
+			if !near(a[:], b[:]) {
+				t.Fatalf("normal at triangle %d corner %d: %v, want %v", tri, k, b, a)
+			}
+		}
+		if want := s.Parts[s.Part(tri)].Material; got.Parts[got.Part(tri)].Material != want {
+			t.Fatalf("triangle %d: material %d, want %d", tri, got.Parts[got.Part(tri)].Material, want)
+		}
 	}
 }
