@@ -1,7 +1,9 @@
 // Loads USD files (.usda, .usdc, .usdz) with TinyUSDZ (npm tinyusdz, a
 // WASM build of an independent USD parser) and prints, one JSON line per
 // file, what it sees: whether it loaded (and its error), the meshes of
-// its render scene with their point and face counts, and from the layer
+// its render scene with their point, triangle and texture-coordinate counts
+// and material, each material's base colour texture, the images TinyUSDZ
+// decoded (from inside a .usdz, or beside the file), and from the layer
 // as TinyUSDZ parsed it (printed back by layerToString) every prim's
 // path and type and each Skeleton's joint count.
 // Usage: node .ci/load-usd.mjs FILE...   Exits 1 when a file fails to load.
@@ -65,6 +67,8 @@ for (const file of process.argv.slice(2)) {
   const data = new Uint8Array(await readFile(file));
   const report = { file };
   const scene = new native.TinyUSDZLoaderNative();
+  scene.setLoadTextureInNative(true);
+  scene.setBaseWorkingPath(path.dirname(path.resolve(file)));
   if (!scene.loadFromBinary(data, file)) {
     report.error = scene.error();
     failed = true;
@@ -79,6 +83,19 @@ for (const file of process.argv.slice(2)) {
         texcoords: m.texcoords ? m.texcoords.length / 2 : 0,
         materialId: m.materialId,
       });
+    }
+    report.materials = [];
+    for (let k = 0; ; k++) {
+      const m = scene.getMaterial(k);
+      if (!m || m.diffuseColor === undefined) break;
+      const t = m.diffuseColorTextureId === undefined ? undefined : scene.getTexture(m.diffuseColorTextureId);
+      report.materials.push({ texture: t ? t.textureImageId : -1 });
+    }
+    report.images = [];
+    for (let k = 0; ; k++) {
+      const im = scene.getImage(k);
+      if (!im || im.uri === undefined) break;
+      report.images.push({ uri: im.uri, width: im.width, height: im.height, decoded: im.decoded });
     }
     const layer = new native.TinyUSDZLoaderNative();
     if (!layer.loadAsLayerFromBinary(data, file)) {

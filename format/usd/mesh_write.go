@@ -171,8 +171,9 @@ func intArray(e *enc, decl string, v []int, meta ...string) {
 	}
 }
 
-// writeBindings binds materials: the one part's material on the mesh,
-// or one GeomSubset per part (faces by index, the part's name in
+// writeBindings binds materials: the one part's material on the mesh
+// (and a subset of every face keeping its name), or one GeomSubset per
+// part (faces by index, the part's name in
 // customData) with its material, the subsets a partition of the faces.
 func writeBindings(e *enc, m *mesh.Mesh, fs *faces, mats []string) {
 	s := m.Surface
@@ -184,7 +185,10 @@ func writeBindings(e *enc, m *mesh.Mesh, fs *faces, mats []string) {
 		if k := s.Parts[0].Material; k >= 0 {
 			e.line("rel material:binding = " + matPath(k))
 		}
-		return
+		if s.Parts[0].Name == "" {
+			return
+		}
+		// A named part is kept as a subset of every face.
 	}
 	byPart := make([][]int, len(s.Parts))
 	for f, t := range fs.tri {

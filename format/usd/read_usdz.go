@@ -1,0 +1,69 @@
+package usd
+
+import (
+	"archive/zip"
+	"bytes"
+	"fmt"
+	"io"
+	"path"
+	"strings"
+
+	"github.com/meshrig/meshrig/rig"
+)
+
+// ReadUSDZ reads a rig from a USDZ package whose first file is a .usda
+// layer WriteUSDZ's way (see Read); the images its materials reference
+// inside the package come with their bytes (Image.Data), their Path the
+// name in the package. A package whose root layer is binary (.usdc) is
+// refused.
+func ReadUSDZ(r io.ReaderAt, size int64) (*rig.Rig, error) {
+	z, err := zip.NewReader(r, size)
+	if err != nil {
+		return nil, fmt.Errorf("usdz: %w", err)
+	}
+	if len(z.File) == 0 {
+		return nil, fmt.Errorf("usdz: empty package")
+	}
+	first := z.File[0]
+	if ext := strings.ToLower(path.Ext(first.Name)); ext != ".usda" {
+		return nil, fmt.Errorf("usdz: the root layer %q is not a .usda text layer (meshrig reads only its own)", first.Name)
+	}
+	data, err := readEntry(first)
+	if err != nil {
+		return nil, err
+	}
+	out, err := Read(bytes.NewReader(data))
+	if err != nil {
+		return nil, fmt.Errorf("usdz %s: %w", first.Name, err)
+	}
+	if s := out.Mesh.Surface; s != nil {
+		for k := range s.Images {
+			im := &s.Images[k]
+			for _, f := range z.File[1:] {
+				if f.Name == im.Path {
+					if im.Data, err = readEntry(f); err != nil {
+						return nil, err
+					}
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// readEntry reads one file of the package, at most its declared size.
+func readEntry(f *zip.File) ([]byte, error) {
+	if f.UncompressedSize64 > maxLayer {
+		return nil, fmt.Errorf("usdz: %s is larger than %d bytes", f.Name, maxLayer)
+	}
+	rc, err := f.Open()
+	if err != nil {
+		return nil, fmt.Errorf("usdz: %s: %w", f.Name, err)
+	}
+	defer rc.Close()
+	b, err := io.ReadAll(io.LimitReader(rc, int64(f.UncompressedSize64)+1))
+	if err != nil {
+		return nil, fmt.Errorf("usdz: %s: %w", f.Name, err)
+	}
+	return b, nil
+}
