@@ -10,6 +10,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -93,6 +94,13 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			fail(w, http.StatusForbidden, "Host %q is not this server's address", r.Host)
 			return
 		}
+		// A browser names the page that sent a request; only this server's
+		// own page may call it (the token alone already stops others,
+		// this stops them even if a token leaked into another page).
+		if o := r.Header.Get("Origin"); o != "" && !s.originOK(o) {
+			fail(w, http.StatusForbidden, "Origin %q is not this server's page", o)
+			return
+		}
 		if !pageFile(r.URL.Path) {
 			h.Set("Cache-Control", "no-store")
 			got := r.Header.Get(TokenHeader)
@@ -114,6 +122,17 @@ func (s *Server) guard(next http.Handler) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// originOK reports whether an Origin header names this server: http://
+// and an allowed host.
+func (s *Server) originOK(origin string) bool {
+	u, err := url.Parse(origin)
+	if err != nil || u.Scheme != "http" || u.Path != "" {
+		return false
+	}
+	h, port, err := net.SplitHostPort(u.Host)
+	return err == nil && s.hosts[net.JoinHostPort(strings.ToLower(h), port)]
 }
 
 // pageFile reports whether path names a file at the top (the page's own

@@ -199,6 +199,15 @@ func TestSecurity(t *testing.T) {
 			t.Errorf("GET %s: %d, want 404", path, w.Code)
 		}
 	}
+	// Only the server's own page may send requests from a browser.
+	for _, origin := range []string{"http://evil.example", "http://evil.example:" + port, "null", "https://127.0.0.1:" + port, "http://127.0.0.1:1"} {
+		wantError(t, ts.req("POST", "/api/undo", "", func(r *http.Request) { r.Header.Set("Origin", origin) }), 403, "Origin")
+	}
+	for _, origin := range []string{"http://127.0.0.1:" + port, "http://localhost:" + port} {
+		if w := ts.req("GET", "/api/state", "", func(r *http.Request) { r.Header.Set("Origin", origin) }); w.Code != 200 {
+			t.Errorf("Origin %s: %d", origin, w.Code)
+		}
+	}
 	// Paths that are not the page's files need the token whatever they say.
 	for _, path := range []string{"/api/state", "/./api/state", "//api/state", "/api", "/x/y", "/api/../api/state"} {
 		wantError(t, ts.req("GET", path, "", func(r *http.Request) { r.Header.Del(TokenHeader) }), 403, "missing")
