@@ -23,7 +23,8 @@
 //
 // A bad request never changes the rig. Security: it binds 127.0.0.1
 // unless told otherwise, the token is 128 random bits per run, the Host
-// header must name the bound address (no DNS rebinding), request bodies
+// header must name the bound address (no DNS rebinding), a browser's
+// Origin must be this server's page, request bodies
 // are limited to 1 MiB, and Save writes only inside Options.SaveDir and
 // never over one of Options.Inputs.
 //
