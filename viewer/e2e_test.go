@@ -293,19 +293,26 @@ func TestBrowserEditSolveSave(t *testing.T) {
 	if box.Dx() < 50 || box.Dy() < 50 {
 		t.Fatalf("the skeleton spans %v on screen: not framed", box)
 	}
-	mesh, all := 0, 0
+	mesh, all, coloured := 0, 0, 0
 	for y := box.Min.Y; y < box.Max.Y; y++ {
 		for x := box.Min.X; x < box.Max.X; x++ {
 			all++
 			if differs(bare, x, y, background, 6) {
 				mesh++
+				if saturation(rgbAt(bare, x, y)) > 0.25 {
+					coloured++
+				}
 			}
 		}
 	}
 	frac := float64(mesh) / float64(all)
-	t.Logf("mesh pixels in the joints' box %v: %.0f%%", box, 100*frac)
+	t.Logf("mesh pixels in the joints' box %v: %.0f%%, %.0f%% of them coloured", box, 100*frac, 100*float64(coloured)/float64(mesh))
 	if frac < 0.25 {
 		t.Errorf("only %.0f%% of the pixels in the mesh's screen region differ from the background", 100*frac)
+	}
+	// Coloured by dominant joint from the start, not grey.
+	if coloured < mesh/2 {
+		t.Errorf("only %d of %d mesh pixels are coloured: the dominant-joint colours are missing", coloured, mesh)
 	}
 	canvas := bare.Bounds()
 	for _, c := range []image.Point{{2, 40}, {box.Min.X / 2, canvas.Max.Y - 2}} {
@@ -412,6 +419,17 @@ func (s *session) clickJoint(cond string) int {
 
 func (s *session) jointCountLoaded() int {
 	return eval[int](s, `meshrig.jointCount()`)
+}
+
+// saturation is HSL-like chroma over lightness range: 0 for greys, near
+// 1 for pure hues.
+func saturation(c [3]uint8) float64 {
+	hi := max(c[0], c[1], c[2])
+	lo := min(c[0], c[1], c[2])
+	if hi == 0 {
+		return 0
+	}
+	return float64(hi-lo) / float64(hi)
 }
 
 func rgbAt(img image.Image, x, y int) [3]uint8 {

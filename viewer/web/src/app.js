@@ -97,6 +97,9 @@ export class App {
     this.timeline.setModel(model, st.clips || []);
     this.overlay.update();
     this.timeline.notify();
+    // The new mesh starts grey: colour it as the mode says (the error
+    // mode's fetch was started by notify).
+    if (this.colors.mode !== 'error') this.colors.paint(this.selected);
     this.view.invalidate();
   }
 
