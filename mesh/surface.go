@@ -257,3 +257,36 @@ func (s *Surface) Clone() *Surface {
 	}
 	return c
 }
+
+// PolyCorners returns, for each triangle corner 3t+k, the index of the
+// polygon corner it repeats, counting the corners of the polygons as read
+// in order (PolyVerts order; an all-triangle mesh maps 3t+k to itself).
+// Readers of formats that index values per polygon corner (OBJ vt/vn, FBX
+// ByPolygonVertex layers, Alembic face-varying UVs) lay them on the
+// triangles with it: Index[c] = polyIndex[corners[c]]. It needs the
+// triangle fans New makes (polygon p0…pn-1 → (p0, pi, pi+1)) and reports
+// an error naming the first triangle that is not one.
+func (m *Mesh) PolyCorners() ([]int32, error) {
+	out := make([]int32, 3*len(m.Tris))
+	if m.PolyStart == nil {
+		for c := range out {
+			out[c] = int32(c)
+		}
+		return out, nil
+	}
+	t := 0
+	for k := 0; k < m.NumPolys(); k++ {
+		p, first := m.Poly(k), m.PolyStart[k]
+		for i := 1; i+1 < len(p); i++ {
+			if t >= len(m.Tris) || m.Tris[t] != [3]int{p[0], p[i], p[i+1]} {
+				return nil, fmt.Errorf("triangle %d is not the fan of polygon %d", t+1, k+1)
+			}
+			out[3*t], out[3*t+1], out[3*t+2] = int32(first), int32(first+i), int32(first+i+1)
+			t++
+		}
+	}
+	if t != len(m.Tris) {
+		return nil, fmt.Errorf("%d triangles, the polygons' fans make %d", len(m.Tris), t)
+	}
+	return out, nil
+}

@@ -1,6 +1,7 @@
 package mesh
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -77,5 +78,34 @@ func TestSurfaceAtAndClone(t *testing.T) {
 	}
 	if w := m.WithVerts(m.Verts); w.Surface != s {
 		t.Fatal("a frame does not share the rest mesh's surface")
+	}
+}
+
+func TestPolyCorners(t *testing.T) {
+	// A quad and a pentagon: corners 0–3 and 4–8.
+	m, err := New(make([]linalg.Vec3, 7), [][]int{{0, 1, 2, 3}, {1, 4, 5, 6, 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := m.PolyCorners()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []int32{0, 1, 2, 0, 2, 3, 4, 5, 6, 4, 6, 7, 4, 7, 8}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("corners %v, want %v", got, want)
+	}
+	for c, pc := range got { // each triangle corner is its polygon corner's vertex
+		if m.Tris[c/3][c%3] != m.PolyVerts[pc] {
+			t.Fatalf("corner %d: vertex %d, polygon corner %d has %d", c, m.Tris[c/3][c%3], pc, m.PolyVerts[pc])
+		}
+	}
+	tri := quadSurface(t)
+	if got, _ := tri.PolyCorners(); fmt.Sprint(got) != "[0 1 2 3 4 5]" {
+		t.Fatalf("all-triangle mesh: %v", got)
+	}
+	m.Tris[1] = [3]int{0, 3, 2}
+	if _, err := m.PolyCorners(); err == nil || !strings.Contains(err.Error(), "triangle 2 is not the fan of polygon 1") {
+		t.Fatalf("err = %v", err)
 	}
 }

@@ -186,10 +186,17 @@ func (lk *looks) check(polys [][]int, faceLine []int) error {
 // surface builds the mesh's surface over the triangles mesh.New makes
 // from polys (a fan per polygon: corners 0, i, i+1); nil when the file
 // has no UVs, normals, materials or several parts.
-func (lk *looks) surface(polys [][]int) *mesh.Surface {
+func (lk *looks) surface(m *mesh.Mesh, polys [][]int) (*mesh.Surface, error) {
 	s := &mesh.Surface{}
-	uvIdx, hasUV := cornerIndex(lk.vt, polys, len(lk.uv))
-	nIdx, hasN := cornerIndex(lk.vn, polys, len(lk.normal))
+	var corners []int32
+	if lk.vt != nil {
+		var err error
+		if corners, err = m.PolyCorners(); err != nil {
+			return nil, err
+		}
+	}
+	uvIdx, hasUV := cornerIndex(lk.vt, corners, len(lk.uv))
+	nIdx, hasN := cornerIndex(lk.vn, corners, len(lk.normal))
 	if hasUV {
 		vals := lk.uv
 		if len(uvIdx.missing) > 0 {
@@ -225,9 +232,9 @@ func (lk *looks) surface(polys [][]int) *mesh.Surface {
 		}
 	}
 	if !hasUV && !hasN && lk.color == nil && len(s.Materials) == 0 && len(s.Parts) <= 1 {
-		return nil
+		return nil, nil
 	}
-	return s
+	return s, nil
 }
 
 // cornerIndices are a per-corner attribute's indices over the triangles.
@@ -236,11 +243,12 @@ type cornerIndices struct {
 	missing []int // corners without a value, which take the one appended
 }
 
-// cornerIndex lays one kind of corner index (file-order corners of
-// polys) over the fan triangles; has is false when no corner names a
+// cornerIndex lays one kind of corner index (idx, over the polygons'
+// corners in file order) on the triangles' corners (corners: each one's
+// polygon corner, mesh.PolyCorners); has is false when no corner names a
 // value of that kind. A corner without one takes value n, which the
 // caller appends.
-func cornerIndex(idx []int32, polys [][]int, n int) (cornerIndices, bool) {
+func cornerIndex(idx, corners []int32, n int) (cornerIndices, bool) {
 	var out cornerIndices
 	has := false
 	for _, i := range idx {
@@ -252,21 +260,14 @@ func cornerIndex(idx []int32, polys [][]int, n int) (cornerIndices, bool) {
 	if !has {
 		return out, false
 	}
-	add := func(i int32) {
+	out.index = make([]int32, len(corners))
+	for c, pc := range corners {
+		i := idx[pc]
 		if i < 0 {
-			out.missing = append(out.missing, len(out.index))
+			out.missing = append(out.missing, c)
 			i = int32(n)
 		}
-		out.index = append(out.index, i)
-	}
-	c := 0
-	for _, p := range polys {
-		for i := 1; i+1 < len(p); i++ {
-			add(idx[c])
-			add(idx[c+i])
-			add(idx[c+i+1])
-		}
-		c += len(p)
+		out.index[c] = i
 	}
 	return out, true
 }

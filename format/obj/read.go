@@ -154,7 +154,10 @@ func read(r io.Reader) (*mesh.Mesh, []string, error) {
 		return nil, nil, err
 	}
 	lk.padColors(len(verts))
-	if m.Surface = lk.surface(polys); m.Surface != nil {
+	if m.Surface, err = lk.surface(m, polys); err != nil {
+		return nil, nil, err // a bug here, not in the file
+	}
+	if m.Surface != nil {
 		if err := m.Surface.Validate(len(m.Verts), len(m.Tris)); err != nil {
 			return nil, nil, err // a bug here, not in the file
 		}
