@@ -3,6 +3,7 @@ package gltf
 import (
 	"bytes"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -273,7 +274,9 @@ func readTexture(doc *gltflib.Document, index, uv int, scale float64, nimages, n
 }
 
 // readImages returns the file's images with their bytes: from a buffer
-// view, a data: uri, or a file beside the glTF file read through side.
+// view, a data: uri, or a file beside the glTF file read through side (a
+// missing one keeps its path without bytes; one outside the folder or not
+// a regular file is refused).
 func readImages(doc *gltflib.Document, side fs.FS) ([]mesh.Image, error) {
 	var out []mesh.Image
 	for k, im := range doc.Images {
@@ -307,6 +310,13 @@ func readImages(doc *gltflib.Document, side fs.FS) ([]mesh.Image, error) {
 				return nil, fmt.Errorf("image %d: uri %q: %w", k, im.URI, err)
 			}
 			f, err := side.Open(name)
+			if errors.Is(err, fs.ErrNotExist) {
+				// A missing texture keeps its name: the mesh still rigs,
+				// and a writer that references files can name it.
+				img.Path = strings.TrimPrefix(name, "./")
+				out = append(out, img)
+				continue
+			}
 			if err != nil {
 				return nil, fmt.Errorf("image %d: %w", k, err)
 			}

@@ -347,4 +347,13 @@ func TestSurfaceImageFiles(t *testing.T) {
 	if _, err := ReadScene(fsys, "in/up.gltf", format.SceneOptions{}); !errors.Is(err, format.ErrOutsideFolder) {
 		t.Fatalf("err = %v, want ErrOutsideFolder", err)
 	}
+	// A missing image keeps its path, without bytes; the file still reads.
+	delete(fsys, "in/tex ture.png")
+	sc, err = ReadScene(fsys, "in/x.gltf", format.SceneOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if im := sc.Mesh.Surface.Images[0]; im.Path != "tex ture.png" || im.Data != nil {
+		t.Fatalf("missing image read as %+v", im)
+	}
 }
