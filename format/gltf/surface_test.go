@@ -357,3 +357,45 @@ func TestSurfaceImageFiles(t *testing.T) {
 		t.Fatalf("missing image read as %+v", im)
 	}
 }
+
+// TestSharedPrimitives reads a mesh split by material into two primitives
+// that share every accessor (as exporters write it): one set of vertices,
+// two parts with a triangle each; written back, the two primitives share
+// the vertices again.
+func TestSharedPrimitives(t *testing.T) {
+	var seed tinySeed
+	for _, s := range tinySeeds() {
+		if s.name == "surface.gltf" {
+			seed = s
+		}
+	}
+	sc, err := ReadScene(fuzzFS(seed.doc, seed.bin), "x.glb", format.SceneOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := sc.Mesh
+	s := m.Surface
+	if len(m.Verts) != 3 || len(m.Tris) != 2 || len(s.Parts) != 2 || fmt.Sprint(s.TriPart) != "[0 1]" ||
+		s.Parts[0].Material != 0 || s.Parts[1].Material != -1 {
+		t.Fatalf("%d vertices, %d triangles, parts %+v %v", len(m.Verts), len(m.Tris), s.Parts, s.TriPart)
+	}
+	if s.Materials[0].BaseColorTexture.Sampler != (mesh.Sampler{MagFilter: 9729, WrapS: 33071, WrapT: 10497}) {
+		t.Fatalf("sampler %+v", s.Materials[0].BaseColorTexture.Sampler)
+	}
+	sk := rig.Skeleton{Joints: []rig.Joint{{Name: "root", Parent: rig.NoParent}}}
+	skin := make(rig.Skin, len(m.Verts))
+	for i := range skin {
+		skin[i].Weight[0] = 1
+	}
+	var buf bytes.Buffer
+	if err := Write(&buf, &rig.Rig{Mesh: m, Skeleton: sk, Skin: skin}, format.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadScene(fstest.MapFS{"y.glb": {Data: buf.Bytes()}}, "y.glb", format.SceneOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back.Mesh.Verts) != 3 || fmt.Sprint(back.Mesh.Surface.TriPart) != "[0 1]" || len(back.Mesh.Surface.Parts) != 2 {
+		t.Fatalf("back: %d vertices, parts %+v %v", len(back.Mesh.Verts), back.Mesh.Surface.Parts, back.Mesh.Surface.TriPart)
+	}
+}
