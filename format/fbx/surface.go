@@ -115,6 +115,7 @@ func surfaceOf(f *File, h *hierarchy, parts []*part, tris []corner) *mesh.Surfac
 	}
 	// Materials and parts.
 	matIndex := map[int64]int{}
+	imgIndex := map[int64]int{}
 	type key struct{ part, mat int }
 	partIndex := map[key]int{}
 	local := make([][]int, len(parts)) // part → its model's material slots → global
@@ -124,7 +125,19 @@ func surfaceOf(f *File, h *hierarchy, parts []*part, tris []corner) *mesh.Surfac
 			if !ok {
 				g = len(s.Materials)
 				matIndex[mo.ID] = g
-				s.Materials = append(s.Materials, material(f, mo))
+				mat := material(f, mo)
+				if tex := diffuseTexture(f, mo); tex != nil {
+					im, seen := imgIndex[tex.ID]
+					if !seen {
+						im = len(s.Images)
+						imgIndex[tex.ID] = im
+						s.Images = append(s.Images, readImage(f, tex))
+					}
+					// The texture gives the colour; the factor stays white.
+					mat.BaseColor = [4]float32{1, 1, 1, mat.BaseColor[3]}
+					mat.BaseColorTexture = &mesh.TextureRef{Image: im, UVSet: uvSetOf(f, tex, s), Scale: 1}
+				}
+				s.Materials = append(s.Materials, mat)
 			}
 			local[pi] = append(local[pi], g)
 		}

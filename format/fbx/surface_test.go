@@ -48,3 +48,15 @@ func TestTinySurface(t *testing.T) {
 		t.Error("normals where the file has none")
 	}
 }
+
+// TestLocalPath: a texture names a file inside the FBX's folder or none.
+func TestLocalPath(t *testing.T) {
+	for in, want := range map[string]string{
+		"tex/skin.png": "tex/skin.png", `tex\skin.png`: "tex/skin.png", "./a.jpg": "a.jpg",
+		"../a.png": "", "/etc/passwd": "", `D:\work\a.png`: "", "a/../../b.png": "", "": "", "..": "",
+	} {
+		if got := localPath(in); got != want {
+			t.Errorf("localPath(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -196,7 +196,11 @@ func build(r *rig.Rig, version int) *Document {
 		if k < len(m.Surface.Materials) {
 			mat = &m.Surface.Materials[k]
 		}
-		b.oo(b.materialObject(mat), meshModel)
+		id := b.materialObject(mat)
+		b.oo(id, meshModel)
+		if mat != nil && mat.BaseColorTexture != nil {
+			b.textureObjects(m.Surface, mat.BaseColorTexture, id)
+		}
 	}
 	// Joints.
 	models := make([]int64, nj)
@@ -338,7 +342,7 @@ func (b *builder) document(version int, fps float64, r *rig.Rig, takes []*Node) 
 	defs := []*Node{one("Version", pI(100))}
 	total := 1
 	defs = append(defs, node("ObjectType", []Property{pS("GlobalSettings")}, one("Count", pI(1))))
-	for _, class := range []string{"Geometry", "Model", "NodeAttribute", "Material", "Deformer", "Pose", "AnimationStack", "AnimationLayer", "AnimationCurveNode", "AnimationCurve"} {
+	for _, class := range []string{"Geometry", "Model", "NodeAttribute", "Material", "Texture", "Video", "Deformer", "Pose", "AnimationStack", "AnimationLayer", "AnimationCurveNode", "AnimationCurve"} {
 		if n := b.counts[class]; n > 0 {
 			defs = append(defs, node("ObjectType", []Property{pS(class)}, one("Count", pI(n))))
 			total += n

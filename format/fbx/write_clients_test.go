@@ -147,12 +147,19 @@ func TestWriteFBXSDK(t *testing.T) {
 	t.Logf("FBX SDK's playback vs ours: RMSE%% %.2g", rmse)
 }
 
-// checkSurface: the other tool kept withSurface's two UV sets, normals
-// and materials with their names and colours.
+// checkSurface: the other tool kept withSurface's two UV sets, normals,
+// materials by name (blue's colour; red's texture, the embedded image)
+// and the image.
 func checkSurface(t *testing.T, name string, s *mesh.Surface) {
 	t.Helper()
-	if s == nil || len(s.UVs) != 2 || s.Normals == nil || len(s.Materials) != 2 ||
-		s.Materials[0].Name != "red" || s.Materials[0].BaseColor != [4]float32{1, 0, 0, 1} || s.Materials[1].Name != "blue" {
-		t.Errorf("%s lost the surface: %+v", name, s)
+	switch {
+	case s == nil:
+		t.Errorf("%s has no surface", name)
+	case len(s.UVs) != 2 || s.Normals == nil:
+		t.Errorf("%s: %d UV sets, normals %v; want 2 and normals", name, len(s.UVs), s.Normals != nil)
+	case len(s.Materials) != 2 || s.Materials[0].Name != "red" || s.Materials[1].Name != "blue" || s.Materials[1].BaseColor != [4]float32{0, 0, 1, 1}:
+		t.Errorf("%s: %d materials, want red and blue", name, len(s.Materials))
+	case s.Materials[0].BaseColorTexture == nil || len(s.Images) != 1:
+		t.Errorf("%s: red's texture lost (%d images)", name, len(s.Images))
 	}
 }

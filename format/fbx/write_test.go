@@ -2,6 +2,9 @@ package fbx
 
 import (
 	"bytes"
+	"image"
+	"image/color"
+	"image/png"
 	"testing"
 	"testing/fstest"
 
@@ -154,6 +157,8 @@ func withSurface(t *testing.T, r *rig.Rig) *mesh.Surface {
 	red, blue := mesh.NewMaterial("red"), mesh.NewMaterial("blue")
 	red.BaseColor = [4]float32{1, 0, 0, 1}
 	blue.BaseColor = [4]float32{0, 0, 1, 1}
+	red.BaseColorTexture = &mesh.TextureRef{Image: 0, UVSet: 1, Scale: 1}
+	s.Images = []mesh.Image{{Name: "checker", MIMEType: "image/png", Data: tinyPNG(t)}}
 	s.Materials = []mesh.Material{red, blue}
 	s.Parts = []mesh.Part{{Name: "a", Material: 0}, {Name: "b", Material: 1}}
 	m.Surface = s
@@ -178,6 +183,10 @@ func TestWriteSurface(t *testing.T) {
 	}
 	if got.UVs[0].Name != "map1" || got.UVs[1].Name != "detail" || got.Materials[0].Name != "red" || got.Materials[1].BaseColor != s.Materials[1].BaseColor {
 		t.Errorf("names or colours: %q %q %+v", got.UVs[0].Name, got.UVs[1].Name, got.Materials)
+	}
+	if len(got.Images) != 1 || !bytes.Equal(got.Images[0].Data, s.Images[0].Data) || got.Images[0].MIMEType != "image/png" ||
+		got.Materials[0].BaseColorTexture == nil || got.Materials[0].BaseColorTexture.UVSet != 1 || got.Materials[1].BaseColorTexture != nil {
+		t.Errorf("texture read back: images %+v, materials %+v", got.Images, got.Materials)
 	}
 	if len(sc.Mesh.Tris) != nt || sc.Mesh.NumPolys() != m.NumPolys() {
 		t.Fatalf("%d triangles read back, want %d", len(sc.Mesh.Tris), nt)
@@ -211,4 +220,16 @@ func TestWriteSurface(t *testing.T) {
 			t.Fatalf("triangle %d: material %d, want %d", tri, got.Parts[got.Part(tri)].Material, want)
 		}
 	}
+}
+
+// tinyPNG is a 2×2 checker image.
+func tinyPNG(t *testing.T) []byte {
+	img := image.NewNRGBA(image.Rect(0, 0, 2, 2))
+	img.Set(0, 0, color.White)
+	img.Set(1, 1, color.White)
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
 }
