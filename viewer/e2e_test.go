@@ -49,6 +49,10 @@ var chromiumFlags = []chromedp.ExecAllocatorOption{
 	chromedp.Flag("disable-background-networking", true),
 	chromedp.Flag("disable-sync", true),
 	chromedp.Flag("mute-audio", true),
+	// A page nobody looks at must still draw every frame.
+	chromedp.Flag("disable-background-timer-throttling", true),
+	chromedp.Flag("disable-backgrounding-occluded-windows", true),
+	chromedp.Flag("disable-renderer-backgrounding", true),
 	chromedp.WindowSize(1280, 800),
 }
 
