@@ -59,6 +59,14 @@ func (a *Archive) build(sc *Scene, picked []*candidate, fps float64, opt Options
 			if err != nil {
 				return picked[0].mesh.Object.errf("%w", err)
 			}
+			world := make([]linalg.Affine, len(ev))
+			for k := range ev {
+				world[k] = ev[k].world
+			}
+			rest.Surface = surface(rest, sc.Parts, world)
+			if err := rest.Surface.Validate(len(rest.Verts), len(rest.Tris)); err != nil {
+				return picked[0].mesh.Object.errf("UVs or normals: %w", err)
+			}
 			s = seq.New(rest)
 			s.StartClip(name, fps)
 			// The budget was checked: grow once rather than by doubling.
@@ -88,6 +96,8 @@ type evaluator struct {
 	idx [2]int
 	buf [2][]linalg.Vec3
 	ok  [2]bool
+	// world is the transform of the last positions written.
+	world linalg.Affine
 }
 
 // sample returns P's sample i, read or kept.
@@ -129,6 +139,7 @@ func (e *evaluator) positions(a *Archive, c *candidate, t float64, dst []linalg.
 			break
 		}
 	}
+	e.world = world
 	var p1 []linalg.Vec3
 	if w > 0 {
 		if p1, err = e.sample(a, m, i1); err != nil {

@@ -31,11 +31,15 @@
 // Bone_Anim.abc face outward (positive enclosed volume in every frame).
 // Face-varying UVs and normals are reversed with them.
 //
-// UVs and normals are kept in Part (the first frame's, in the object's
-// own space) for the surface attributes to come; extra UV sets (under
-// ".arbGeomParams"), velocities, bounds, visibility (a hidden mesh is read
-// like the others), subdivision surfaces, curves, points, cameras and
-// materials are not read.
+// The rest mesh's mesh.Surface has a part per object read (named by its
+// path) with a part per triangle, and, when every object has them, the
+// "uv" set (v flipped top-down, as Surface wants) and the normals (turned
+// by each object's transform at the first frame) per triangle corner.
+// Part keeps each object's UVs and normals as read (the first frame's, in
+// the object's own space, face-varying ones in corner order). Extra UV
+// sets (under ".arbGeomParams"), velocities, bounds, visibility (a hidden
+// mesh is read like the others), subdivision surfaces, curves, points,
+// cameras and materials are not read.
 //
 // # What is refused
 //

@@ -124,6 +124,11 @@ func TestSeveralMeshes(t *testing.T) {
 			t.Errorf("frame %d: first vertices %v and %v", f, fr[0], fr[8])
 		}
 	}
+	sf := s.Rest.Surface
+	if len(sf.Parts) != 2 || sf.Parts[0].Name != "/a/ma" || sf.Parts[1].Name != "/mb" || len(sf.TriPart) != 14 ||
+		sf.TriPart[6] != 0 || sf.TriPart[7] != 1 || sf.TriPart[13] != 1 {
+		t.Errorf("surface parts %+v, triangle parts %v; want /a/ma for triangles 1-7, /mb for 8-14", sf.Parts, sf.TriPart)
+	}
 	byPath := map[string]int{}
 	for _, o := range sc.Objects {
 		byPath[o.Path] = o.FirstVert
@@ -180,6 +185,57 @@ func TestNormals(t *testing.T) {
 	want := []float32{3, 2, 1, 0, 7, 6, 5, 4, 12, 11, 10, 9, 8}
 	if !slices.Equal(got, want) {
 		t.Errorf("corner order %v, want %v", got, want)
+	}
+	// In the Surface, triangle corners take their polygon corner's normal.
+	rest := sc.Sequence.Rest
+	sn := rest.Surface.Normals
+	corner := 0
+	for k := 0; k < rest.NumPolys(); k++ {
+		p := rest.Poly(k)
+		for tr := range rest.Tris {
+			if rest.TriPoly[tr] != k {
+				continue
+			}
+			for c, v := range rest.Tris[tr] {
+				i := slices.Index(p, v)
+				w := linalg.Vec3{float64(want[corner+i]), 0, 1}
+				w = w.Scale(1 / w.Norm())
+				n := sn.At(tr, c, v)
+				if !near(linalg.Vec3{float64(n[0]), float64(n[1]), float64(n[2])}, w, 1e-6) {
+					t.Errorf("triangle %d corner %d: normal %v, want %v", tr, c, n, w)
+				}
+			}
+		}
+		corner += len(p)
+	}
+}
+
+// TestNormalsTransformed: normals turn with the Xform above the mesh by
+// the inverse transpose: a stretch along x tilts them away from x, and the
+// rotation turns them as it turns the points.
+func TestNormalsTransformed(t *testing.T) {
+	counts, indices := tinyTopology()
+	m := meshObj("m", 0, [][]float32{tinyVerts}, counts, indices, nil, nil)
+	var n []float32
+	for range tinyVerts[:len(tinyVerts)/3] {
+		n = append(n, 1, 1, 0)
+	}
+	m.props[0].props = append(m.props[0].props, &tprop{name: "N", kind: Array, pod: Float32, extent: 3, meta: "geoScope=vtx", samples: [][]byte{f32s(n...)}})
+	x := &tobj{name: "x", meta: "schema=AbcGeom_Xform_v3", kids: []*tobj{m}, props: []*tprop{{name: ".xform", kind: Compound, props: []*tprop{
+		{name: ".ops", kind: Scalar, pod: Uint8, extent: 2, samples: [][]byte{{byte(OpRotateZ) << 4, byte(OpScale) << 4}}},
+		{name: ".vals", kind: Scalar, pod: Float64, extent: 4, samples: [][]byte{f64s(90, 2, 1, 1)}},
+	}}}}
+	sc := readBytes(t, writeArchive([]TimeSampling{{Cycle: 1, Times: []float64{0}}}, "", []*tobj{x}), Options{})
+	rest := sc.Sequence.Rest
+	if got := rest.Verts[1]; !near(got, linalg.Vec3{0, 2, 0}, 1e-12) {
+		t.Errorf("vertex 2 at %v, want (0, 2, 0)", got)
+	}
+	// (1, 1, 0) unstretched to (0.5, 1, 0), then turned 90° about z.
+	want := linalg.Vec3{-1, 0.5, 0}
+	want = want.Scale(1 / want.Norm())
+	nn := rest.Surface.Normals.At(0, 0, rest.Tris[0][0])
+	if got := (linalg.Vec3{float64(nn[0]), float64(nn[1]), float64(nn[2])}); !near(got, want, 1e-6) {
+		t.Errorf("normal %v, want %v", got, want)
 	}
 }
 

@@ -113,6 +113,19 @@ func TestTinyUniform(t *testing.T) {
 		sc.Objects[1].Type != "AbcGeom_PolyMesh_v1" || sc.Objects[1].Verts != 8 || sc.Objects[1].Samples != 3 || sc.Objects[1].FirstVert != 0 {
 		t.Errorf("objects %+v", sc.Objects)
 	}
+	// The rest mesh's Surface: one part, the UVs per triangle corner with v
+	// flipped top-down.
+	sf := s.Rest.Surface
+	if sf == nil || len(sf.Parts) != 1 || sf.Parts[0].Name != "/xf/shape" || sf.TriPart != nil || len(sf.UVs) != 1 || sf.Normals != nil {
+		t.Fatalf("surface %+v, want one part /xf/shape and one UV set", sf)
+	}
+	for tr, tri := range s.Rest.Tris {
+		for k, v := range tri {
+			if got, want := sf.UVs[0].At(tr, k, v), [2]float32{tinyVerts[3*v], 1 - tinyVerts[3*v+1]}; got != want {
+				t.Errorf("triangle %d corner %d (vertex %d): uv %v, want %v", tr, k, v, got, want)
+			}
+		}
+	}
 	uv := sc.Parts[0].UV
 	if uv == nil || uv.Scope != "fvr" || len(uv.Indices) != 13 {
 		t.Fatalf("uv %+v, want 13 face-varying indices", uv)
