@@ -2,11 +2,13 @@ package fbx
 
 import (
 	"bytes"
+	"encoding/json"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"testing"
 
 	"github.com/meshrig/meshrig/format"
@@ -162,4 +164,78 @@ func checkSurface(t *testing.T, name string, s *mesh.Surface) {
 	case s.Materials[0].BaseColorTexture == nil || len(s.Images) != 1:
 		t.Errorf("%s: red's texture lost (%d images)", name, len(s.Images))
 	}
+}
+
+// TestWriteBlender: Debian's Blender (headless) imports the FBX we write
+// with the right bone count, an action, our UV sets and materials, and
+// its skinned mesh at several frames is our playback within RMSE% 0.01 of
+// d. Blender's importer turns Y up into Z up ((x, y, z) → (x, −z, y)),
+// takes the file's centimetres as 0.01 m, keeps the control points' order,
+// and starts animation at frame 1 (its default offset), so our frame f is
+// its frame f+1.
+func TestWriteBlender(t *testing.T) {
+	bin, err := exec.LookPath("blender")
+	shareddata.RequireTool(t, err == nil, "blender (Debian package blender, with python3-numpy)")
+	dir := t.TempDir()
+	r := testrig.Tube(t, 24, linalg.Vec3{0.3, -0.2, 0.1})
+	withSurface(t, r)
+	var buf bytes.Buffer
+	if err := Write(&buf, r, format.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	in, out := filepath.Join(dir, "tube.fbx"), filepath.Join(dir, "blender.json")
+	if err := os.WriteFile(in, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	frames := []int{0, 5, 11, 17, 23}
+	list := ""
+	for k, f := range frames {
+		if k > 0 {
+			list += ","
+		}
+		list += strconv.Itoa(f + 1)
+	}
+	cmd := exec.Command(bin, "-b", "--factory-startup", "--python", filepath.Join("testdata", "blender_sample.py"), "--", in, out, list)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("blender: %v\n%s", err, b)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var res struct {
+		Bones     int                     `json:"bones"`
+		Actions   []string                `json:"actions"`
+		UVLayers  []string                `json:"uv_layers"`
+		Materials []string                `json:"materials"`
+		Frames    map[string][][3]float64 `json:"frames"`
+	}
+	if err := json.Unmarshal(b, &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Bones != r.Skeleton.Len() || len(res.Actions) != 1 {
+		t.Errorf("Blender sees %d bones and actions %q; want %d and one", res.Bones, res.Actions, r.Skeleton.Len())
+	}
+	if len(res.UVLayers) != 2 || len(res.Materials) != 2 || res.Materials[0] != "red" {
+		t.Errorf("Blender sees UV layers %q, materials %q", res.UVLayers, res.Materials)
+	}
+	want := testrig.Play(t, r)
+	var sum float64
+	n := 0
+	for _, f := range frames {
+		got := res.Frames[strconv.Itoa(f+1)]
+		if len(got) != want.N() {
+			t.Fatalf("frame %d: Blender has %d vertices, we %d", f, len(got), want.N())
+		}
+		for i, v := range want.Frame(f) {
+			g := linalg.Vec3{got[i][0], got[i][2], -got[i][1]}.Scale(100)
+			sum += g.Sub(v).Norm2()
+			n++
+		}
+	}
+	rmse := 100 * math.Sqrt(sum/float64(n)) / want.Diagonal()
+	if rmse > 0.01 {
+		t.Errorf("Blender plays our FBX at RMSE%% %v of ours", rmse)
+	}
+	t.Logf("Blender's playback vs ours at frames %v: RMSE%% %.2g", frames, rmse)
 }
