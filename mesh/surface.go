@@ -2,6 +2,7 @@ package mesh
 
 import (
 	"fmt"
+	"math"
 	"slices"
 )
 
@@ -146,6 +147,26 @@ type TextureRef struct {
 	// Scale is glTF's normal scale or occlusion strength (1 when unused).
 	Scale   float32
 	Sampler Sampler
+	// Transform moves the UVs before sampling (glTF's
+	// KHR_texture_transform); nil for none.
+	Transform *UVTransform
+}
+
+// UVTransform maps a UV to where the texture is sampled, as glTF's
+// KHR_texture_transform defines it (its GLSL, whose mat3 constructor fills
+// columns): uv' = T(Offset)·R(Rotation)·S(Scale)·uv with
+// R(r) = [cos r, −sin r; sin r, cos r] (radians).
+type UVTransform struct {
+	Offset   [2]float32
+	Rotation float32
+	Scale    [2]float32
+}
+
+// Apply returns the transformed (u, v).
+func (x *UVTransform) Apply(u, v float64) (float64, float64) {
+	u, v = u*float64(x.Scale[0]), v*float64(x.Scale[1])
+	c, s := math.Cos(float64(x.Rotation)), math.Sin(float64(x.Rotation))
+	return c*u - s*v + float64(x.Offset[0]), s*u + c*v + float64(x.Offset[1])
 }
 
 // Sampler holds glTF's (OpenGL's) filter and wrap codes; 0 is unset,
@@ -247,6 +268,10 @@ func (s *Surface) Clone() *Surface {
 		for _, t := range []**TextureRef{&m.BaseColorTexture, &m.MetallicRoughnessTexture, &m.NormalTexture, &m.OcclusionTexture, &m.EmissiveTexture} {
 			if *t != nil {
 				cp := **t
+				if cp.Transform != nil {
+					x := *cp.Transform
+					cp.Transform = &x
+				}
 				*t = &cp
 			}
 		}

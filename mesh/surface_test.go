@@ -2,6 +2,7 @@ package mesh
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 
@@ -107,5 +108,14 @@ func TestPolyCorners(t *testing.T) {
 	m.Tris[1] = [3]int{0, 3, 2}
 	if _, err := m.PolyCorners(); err == nil || !strings.Contains(err.Error(), "triangle 2 is not the fan of polygon 1") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+func TestUVTransform(t *testing.T) {
+	// KHR_texture_transform's example: a quarter turn, then offset.
+	x := UVTransform{Offset: [2]float32{0.5, 0}, Rotation: math.Pi / 2, Scale: [2]float32{2, 1}}
+	u, v := x.Apply(1, 0) // scaled to (2, 0), turned to (0, 2), moved to (0.5, 2)
+	if math.Abs(u-0.5) > 1e-6 || math.Abs(v-2) > 1e-6 {
+		t.Fatalf("(%g, %g), want (0.5, 2)", u, v)
 	}
 }

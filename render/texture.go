@@ -112,7 +112,11 @@ func paint(m *mesh.Mesh) []look {
 				lk.tex = tex
 				for k, v := range tri {
 					uv := s.UVs[ref.UVSet].At(t, k, v)
-					lk.uv[k] = [2]float64{float64(uv[0]), float64(uv[1])}
+					u, w := float64(uv[0]), float64(uv[1])
+					if ref.Transform != nil {
+						u, w = ref.Transform.Apply(u, w)
+					}
+					lk.uv[k] = [2]float64{u, w}
 				}
 			}
 		}

@@ -194,3 +194,31 @@ func TestVertexColors(t *testing.T) {
 		t.Fatalf("middle %v, want a blend of red and blue", mid)
 	}
 }
+
+// TestTextureTransform: a KHR_texture_transform offset of half the image
+// in v swaps the quad's rows of tiles.
+func TestTextureTransform(t *testing.T) {
+	m := quadTexture(t)
+	m.Surface.Materials[0].BaseColorTexture.Transform = &mesh.UVTransform{Offset: [2]float32{0, 0.5}, Scale: [2]float32{1, 1}}
+	img, err := Mesh(m, nil, nil, Options{Width: 200, Height: 200, View: &View{Up: 1}, NoCaption: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	box, _ := foreground(img, bg)
+	mid := float64(box.Min.Y+box.Max.Y) / 2
+	rows := map[byte][2]int{} // sum of rows, count
+	for y := box.Min.Y; y < box.Max.Y; y++ {
+		for x := box.Min.X; x < box.Max.X; x++ {
+			if k := tile(img.RGBAAt(x, y)); k != 0 {
+				r := rows[k]
+				rows[k] = [2]int{r[0] + y, r[1] + 1}
+			}
+		}
+	}
+	for k, above := range map[byte]bool{'r': false, 'g': false, 'b': true, 'y': true} {
+		r := rows[k]
+		if r[1] == 0 || (float64(r[0])/float64(r[1]) < mid) != above {
+			t.Errorf("tile %c: %d pixels, mean row %.1f (middle %.1f); want it %s", k, r[1], float64(r[0])/float64(max(r[1], 1)), mid, map[bool]string{true: "above", false: "below"}[above])
+		}
+	}
+}

@@ -3,10 +3,12 @@ package gltf
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"net/url"
 	"strings"
 
@@ -203,12 +205,12 @@ func readMaterial(doc *gltflib.Document, m *gltflib.Material, nimages, nuv int) 
 	}
 	mt := mesh.NewMaterial(m.Name)
 	var err error
-	tex := func(index, uv int, scale float64) *mesh.TextureRef {
+	tex := func(index, uv int, scale float64, ext gltflib.Extensions) *mesh.TextureRef {
 		if err != nil {
 			return nil
 		}
 		var t *mesh.TextureRef
-		t, err = readTexture(doc, index, uv, scale, nimages, nuv)
+		t, err = readTexture(doc, index, uv, scale, ext, nimages, nuv)
 		return t
 	}
 	if pbr := m.PBRMetallicRoughness; pbr != nil {
@@ -217,20 +219,20 @@ func readMaterial(doc *gltflib.Document, m *gltflib.Material, nimages, nuv int) 
 		mt.Metallic = float32(pbr.MetallicFactorOrDefault())
 		mt.Roughness = float32(pbr.RoughnessFactorOrDefault())
 		if t := pbr.BaseColorTexture; t != nil {
-			mt.BaseColorTexture = tex(t.Index, t.TexCoord, 1)
+			mt.BaseColorTexture = tex(t.Index, t.TexCoord, 1, t.Extensions)
 		}
 		if t := pbr.MetallicRoughnessTexture; t != nil {
-			mt.MetallicRoughnessTexture = tex(t.Index, t.TexCoord, 1)
+			mt.MetallicRoughnessTexture = tex(t.Index, t.TexCoord, 1, t.Extensions)
 		}
 	}
 	if t := m.NormalTexture; t != nil && t.Index != nil {
-		mt.NormalTexture = tex(*t.Index, t.TexCoord, t.ScaleOrDefault())
+		mt.NormalTexture = tex(*t.Index, t.TexCoord, t.ScaleOrDefault(), t.Extensions)
 	}
 	if t := m.OcclusionTexture; t != nil && t.Index != nil {
-		mt.OcclusionTexture = tex(*t.Index, t.TexCoord, t.StrengthOrDefault())
+		mt.OcclusionTexture = tex(*t.Index, t.TexCoord, t.StrengthOrDefault(), t.Extensions)
 	}
 	if t := m.EmissiveTexture; t != nil {
-		mt.EmissiveTexture = tex(t.Index, t.TexCoord, 1)
+		mt.EmissiveTexture = tex(t.Index, t.TexCoord, 1, t.Extensions)
 	}
 	e := m.EmissiveFactor
 	mt.Emissive = [3]float32{float32(e[0]), float32(e[1]), float32(e[2])}
@@ -246,11 +248,19 @@ func readMaterial(doc *gltflib.Document, m *gltflib.Material, nimages, nuv int) 
 	return mt, err
 }
 
-// readTexture resolves texture index to its image and sampler; a texture
-// without a core image source (one an extension supplies) gives nil.
-func readTexture(doc *gltflib.Document, index, uv int, scale float64, nimages, nuv int) (*mesh.TextureRef, error) {
+// readTexture resolves texture index to its image and sampler, with the
+// KHR_texture_transform in ext; a texture without a core image source
+// (one an extension supplies) gives nil.
+func readTexture(doc *gltflib.Document, index, uv int, scale float64, ext gltflib.Extensions, nimages, nuv int) (*mesh.TextureRef, error) {
 	if index < 0 || index >= len(doc.Textures) || doc.Textures[index] == nil {
 		return nil, fmt.Errorf("texture %d does not exist", index)
+	}
+	xf, texCoord, err := readTransform(ext)
+	if err != nil {
+		return nil, fmt.Errorf("texture %d: %w", index, err)
+	}
+	if texCoord != nil {
+		uv = *texCoord
 	}
 	tx := doc.Textures[index]
 	if tx.Source == nil {
@@ -262,7 +272,7 @@ func readTexture(doc *gltflib.Document, index, uv int, scale float64, nimages, n
 	if uv < 0 || uv >= nuv {
 		return nil, nil // no primitive has its TEXCOORD_n: nothing to map it with
 	}
-	t := &mesh.TextureRef{Image: *tx.Source, UVSet: uv, Scale: float32(scale)}
+	t := &mesh.TextureRef{Image: *tx.Source, UVSet: uv, Scale: float32(scale), Transform: xf}
 	if tx.Sampler != nil {
 		si := *tx.Sampler
 		if si < 0 || si >= len(doc.Samplers) || doc.Samplers[si] == nil {
@@ -271,6 +281,45 @@ func readTexture(doc *gltflib.Document, index, uv int, scale float64, nimages, n
 		t.Sampler = samplerCodes(doc.Samplers[si])
 	}
 	return t, nil
+}
+
+// textureTransform is glTF's KHR_texture_transform.
+const textureTransform = "KHR_texture_transform"
+
+// readTransform reads a texture reference's KHR_texture_transform: the
+// transform (nil without one) and the UV set it names instead.
+func readTransform(ext gltflib.Extensions) (*mesh.UVTransform, *int, error) {
+	v, ok := ext[textureTransform]
+	if !ok {
+		return nil, nil, nil
+	}
+	raw, ok := v.(json.RawMessage)
+	if !ok { // decoded by an extension another package registered
+		var err error
+		if raw, err = json.Marshal(v); err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", textureTransform, err)
+		}
+	}
+	x := struct {
+		Offset   [2]float64 `json:"offset"`
+		Rotation float64    `json:"rotation"`
+		Scale    [2]float64 `json:"scale"`
+		TexCoord *int       `json:"texCoord"`
+	}{Scale: [2]float64{1, 1}}
+	if err := json.Unmarshal(raw, &x); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", textureTransform, err)
+	}
+	xf := &mesh.UVTransform{
+		Offset:   [2]float32{float32(x.Offset[0]), float32(x.Offset[1])},
+		Rotation: float32(x.Rotation),
+		Scale:    [2]float32{float32(x.Scale[0]), float32(x.Scale[1])},
+	}
+	for _, f := range []float32{xf.Offset[0], xf.Offset[1], xf.Rotation, xf.Scale[0], xf.Scale[1]} {
+		if math.IsInf(float64(f), 0) {
+			return nil, nil, fmt.Errorf("%s: a value beyond float32", textureTransform)
+		}
+	}
+	return xf, x.TexCoord, nil
 }
 
 // readImages returns the file's images with their bytes: from a buffer

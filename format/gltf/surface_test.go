@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -116,7 +117,7 @@ func sameSurface(t *testing.T, a, b *mesh.Surface, n int) {
 			t.Fatalf("material %d: %+v back, %+v written", k, mb, ma)
 		}
 		for j, ta := range ma.Textures() {
-			if tb := mb.Textures()[j]; *ta != *tb {
+			if tb := mb.Textures()[j]; !reflect.DeepEqual(ta, tb) {
 				t.Fatalf("material %q texture %d: %+v back, %+v written", ma.Name, j, *tb, *ta)
 			}
 		}
@@ -166,7 +167,8 @@ func TestSurfaceCornersSplit(t *testing.T) {
 	}
 	red, blue := mesh.NewMaterial("red"), mesh.NewMaterial("blue")
 	red.BaseColor = [4]float32{1, 0, 0, 1}
-	red.BaseColorTexture = &mesh.TextureRef{Image: 0, UVSet: 1, Scale: 1, Sampler: mesh.Sampler{MagFilter: 9728, WrapS: 33071, WrapT: 10497}}
+	red.BaseColorTexture = &mesh.TextureRef{Image: 0, UVSet: 1, Scale: 1, Sampler: mesh.Sampler{MagFilter: 9728, WrapS: 33071, WrapT: 10497},
+		Transform: &mesh.UVTransform{Offset: [2]float32{0.25, 0.5}, Rotation: 0.3926991, Scale: [2]float32{2, 1.5}}}
 	tp := make([]int32, nt)
 	for k := nt / 2; k < nt; k++ {
 		tp[k] = 1
@@ -220,7 +222,7 @@ func TestSurfaceCornersSplit(t *testing.T) {
 	if len(s.Parts) != 2 || s.Parts[0].Material != 0 || s.Parts[1].Material != 1 || fmt.Sprint(s.TriPart) != fmt.Sprint(tp) {
 		t.Fatalf("parts %+v %v, want two with their materials", s.Parts, s.TriPart)
 	}
-	if s.Materials[0].Name != "red" || s.Materials[1].Name != "blue" || *s.Materials[0].BaseColorTexture != *red.BaseColorTexture ||
+	if s.Materials[0].Name != "red" || s.Materials[1].Name != "blue" || !reflect.DeepEqual(s.Materials[0].BaseColorTexture, red.BaseColorTexture) ||
 		!bytes.Equal(s.Images[0].Data, pngPixel) {
 		t.Fatalf("materials %+v", s.Materials)
 	}

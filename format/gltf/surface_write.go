@@ -3,7 +3,9 @@ package gltf
 import (
 	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"math"
+	"slices"
 
 	gltflib "github.com/qmuntal/gltf"
 	"github.com/qmuntal/gltf/modeler"
@@ -201,7 +203,7 @@ func writeMaterials(doc *gltflib.Document, s *mesh.Surface) {
 	}
 	info := func(t *mesh.TextureRef) *gltflib.TextureInfo {
 		if ti, ok := texture(t); ok {
-			return &gltflib.TextureInfo{Index: ti, TexCoord: t.UVSet}
+			return &gltflib.TextureInfo{Index: ti, TexCoord: t.UVSet, Extensions: transformExt(doc, t)}
 		}
 		return nil
 	}
@@ -222,10 +224,12 @@ func writeMaterials(doc *gltflib.Document, s *mesh.Surface) {
 			DoubleSided:          m.DoubleSided,
 		}
 		if ti, ok := texture(m.NormalTexture); ok {
-			g.NormalTexture = &gltflib.NormalTexture{Index: gltflib.Index(ti), TexCoord: m.NormalTexture.UVSet, Scale: gltflib.Float(float64(m.NormalTexture.Scale))}
+			g.NormalTexture = &gltflib.NormalTexture{Index: gltflib.Index(ti), TexCoord: m.NormalTexture.UVSet,
+				Scale: gltflib.Float(float64(m.NormalTexture.Scale)), Extensions: transformExt(doc, m.NormalTexture)}
 		}
 		if ti, ok := texture(m.OcclusionTexture); ok {
-			g.OcclusionTexture = &gltflib.OcclusionTexture{Index: gltflib.Index(ti), TexCoord: m.OcclusionTexture.UVSet, Strength: gltflib.Float(float64(m.OcclusionTexture.Scale))}
+			g.OcclusionTexture = &gltflib.OcclusionTexture{Index: gltflib.Index(ti), TexCoord: m.OcclusionTexture.UVSet,
+				Strength: gltflib.Float(float64(m.OcclusionTexture.Scale)), Extensions: transformExt(doc, m.OcclusionTexture)}
 		}
 		switch m.AlphaMode {
 		case "MASK":
@@ -235,6 +239,24 @@ func writeMaterials(doc *gltflib.Document, s *mesh.Surface) {
 		}
 		doc.Materials = append(doc.Materials, g)
 	}
+}
+
+// transformExt returns a texture reference's KHR_texture_transform
+// extension, declaring it used, or nil without a transform.
+func transformExt(doc *gltflib.Document, t *mesh.TextureRef) gltflib.Extensions {
+	x := t.Transform
+	if x == nil {
+		return nil
+	}
+	if !slices.Contains(doc.ExtensionsUsed, textureTransform) {
+		doc.ExtensionsUsed = append(doc.ExtensionsUsed, textureTransform)
+	}
+	raw, _ := json.Marshal(struct {
+		Offset   [2]float32 `json:"offset"`
+		Rotation float32    `json:"rotation"`
+		Scale    [2]float32 `json:"scale"`
+	}{x.Offset, x.Rotation, x.Scale})
+	return gltflib.Extensions{textureTransform: json.RawMessage(raw)}
 }
 
 // samplerOf turns numeric codes into a glTF sampler; an unknown code is
