@@ -28,10 +28,17 @@
 //	// sc.Sequence: 400 frames at 24 fps as Dem Bones plays them (8 influences);
 //	// sc.Rig: 21 joints (a still root over 20 free bones), 4 influences
 //
-// Write writes a rig as binary FBX 7.4 (or 7.5): the mesh, a LimbNode per
+// Write writes a rig as binary FBX 7.4 (or 7.5): the mesh with its surface
+// (UV sets, normals, materials with embedded textures), a LimbNode per
 // joint, a skin cluster per joint, the bind pose, and an animation stack per
-// clip; read back by ReadScene it replays the rig within float32 keys, and
-// assimp reads it (a test converts it to glTF and compares the playback).
+// clip. Read back by ReadScene it replays the rig within float32 keys; tests
+// check that Autodesk's FBX SDK (through FBX2glTF), assimp and Blender read
+// it and play it within RMSE% 1e-5 of d.
+//
+// Not read: ASCII FBX, blend shapes, constraints, layered animation's
+// weights and blend modes (the first layer to animate a property wins),
+// InheritType RrSs as distinct from RSrs (the same without non-uniform
+// scale), units and axes (coordinates stay as the file has them).
 //
 // Errors on malformed files are *format.ParseError with the byte offset of
 // the record or property at fault; ASCII FBX and versions other than 7.x are
