@@ -27,10 +27,7 @@ import (
 	_ "github.com/meshrig/meshrig/format/gltf"
 	_ "github.com/meshrig/meshrig/format/obj"
 	"github.com/meshrig/meshrig/internal/shareddata"
-	"github.com/meshrig/meshrig/method"
 	"github.com/meshrig/meshrig/method/refit"
-	"github.com/meshrig/meshrig/rig"
-	"github.com/meshrig/meshrig/rig/edit"
 	"github.com/meshrig/meshrig/seq"
 	"github.com/meshrig/meshrig/viewer"
 	"github.com/meshrig/meshrig/viewer/web"
@@ -72,22 +69,6 @@ func chromium(t *testing.T) string {
 	return ""
 }
 
-// applyEdit is the Editor meshrig view uses: rig/edit's Apply (whose map
-// has, after a split or an add, one entry more: the new joint).
-func applyEdit(r *rig.Rig, e viewer.Edit) (*rig.Rig, []rig.JointID, error) {
-	return edit.Apply(r, edit.Op{Kind: e.Kind, Joint: int(e.Joint), Parent: int(e.Parent), T: e.T, Head: [3]float64(e.Head), Name: e.Name})
-}
-
-// refitAnimation is the re-solve of an animation rig: weights and motion
-// fitted again to the input with the skeleton held fixed.
-func refitAnimation(ctx context.Context, r *rig.Rig, in *seq.Sequence, progress method.Progress) (*rig.Rig, error) {
-	if in == nil {
-		return nil, fmt.Errorf("no input to refit to")
-	}
-	out, _, err := refit.Animation(ctx, r, in, refit.Options{Progress: progress})
-	return out, err
-}
-
 // session is a served rig and a browser on its page.
 type session struct {
 	t      *testing.T
@@ -106,9 +87,10 @@ func open(t *testing.T, opt viewer.Options, query string) *session {
 	t.Helper()
 	exe := chromium(t)
 	s := &session{t: t, saves: t.TempDir(), query: query}
+	// As meshrig view wires it: the default editor (rig/edit), the
+	// project's re-solve (method/refit).
 	opt.Web = web.FS
-	opt.Edit = applyEdit
-	opt.Solve = refitAnimation
+	opt.Solve = viewer.Refit("", refit.Options{})
 	opt.SaveDir = s.saves
 	opt.Logf = func(f string, a ...any) {
 		s.mu.Lock()
