@@ -255,3 +255,41 @@ func TestNonFinite(t *testing.T) {
 		}
 	}
 }
+
+// TestMixedSamplings: positions at 24 fps under a transform sampled at
+// uneven times make an even grid over both spans at 24 fps, raised to 30
+// so that the last sample (0.1 s) is a frame; both are interpolated.
+func TestMixedSamplings(t *testing.T) {
+	counts, indices := tinyTopology()
+	var pos [][]float32
+	for s := 0; s < 3; s++ {
+		pos = append(pos, shiftedTiny(linalg.Vec3{0, 0.5 * float64(s), 0}))
+	}
+	m := meshObj("m", 1, pos, counts, indices, nil, nil)
+	ts := []TimeSampling{{Cycle: 1, Times: []float64{0}}, {Cycle: 1.0 / 24, Times: []float64{0}, MaxSamples: 3}, {Times: []float64{0, 0.1}, MaxSamples: 2}}
+	sc := readBytes(t, writeArchive(ts, "", []*tobj{xformObj("x", 2, [][3]float64{{0, 0, 0}, {1, 0, 0}}, m)}), Options{})
+	s := sc.Sequence
+	if s.F() != 4 || math.Abs(s.Clips[0].FPS-30) > 1e-9 {
+		t.Fatalf("%d frames at %v fps, want 4 at 30", s.F(), s.Clips[0].FPS)
+	}
+	for f, tm := range sc.Times {
+		want := tinyVert(0).Add(linalg.Vec3{10 * tm, 12 * min(tm, 2.0/24), 0})
+		if got := s.Frame(f)[0]; !near(got, want, 1e-6) {
+			t.Errorf("frame %d (%.4g s): vertex 1 at %v, want %v", f, tm, got, want)
+		}
+	}
+}
+
+// TestArrayVals: an Xform's channels stored as an array property (as
+// Alembic does past 255 channels) read like a scalar's.
+func TestArrayVals(t *testing.T) {
+	counts, indices := tinyTopology()
+	m := meshObj("m", 0, [][]float32{tinyVerts}, counts, indices, nil, nil)
+	x := xformObj("x", 0, [][3]float64{{0, 0, 0}}, m)
+	vals := x.props[0].props[2]
+	vals.kind, vals.extent, vals.samples = Array, 1, [][]byte{f64s(0, 0, 7)}
+	sc := readBytes(t, writeArchive([]TimeSampling{{Cycle: 1, Times: []float64{0}}}, "", []*tobj{x}), Options{})
+	if got := sc.Sequence.Frame(0)[0]; !near(got, linalg.Vec3{0, 0, 7}, 1e-12) {
+		t.Errorf("vertex 1 at %v, want (0, 0, 7)", got)
+	}
+}
