@@ -52,7 +52,10 @@ func describe(w io.Writer, in *format.Input) {
 		if o.Verts > 0 {
 			fmt.Fprintf(w, "  %d vertices, %s", o.Verts, count(o.Faces, "face"))
 		}
-		if o.Samples > 0 {
+		switch {
+		case o.Samples == 1:
+			fmt.Fprintf(w, "  1 sample (static)")
+		case o.Samples > 1:
 			fmt.Fprintf(w, "  %s %.5g–%.5g s", count(o.Samples, "sample"), o.Start, o.End)
 			if o.FPS > 0 {
 				fmt.Fprintf(w, " (%.5g fps)", o.FPS)
