@@ -99,6 +99,7 @@ func (x *Transform) scalePivotFree(m linalg.Affine) linalg.Affine {
 // channel, three curves (nil where a component keeps its value).
 type anim struct {
 	name   string
+	offset int64 // the AnimationStack record's
 	curves map[int]*[3][3]*Curve // model → channel → component
 	// first and last are the earliest and latest key times.
 	first, last int64
@@ -119,7 +120,7 @@ func readStacks(f *File, h *hierarchy) ([]*anim, error) {
 		if st.Class != "AnimationStack" {
 			continue
 		}
-		a := &anim{name: st.Name, curves: map[int]*[3][3]*Curve{}}
+		a := &anim{name: st.Name, offset: st.Node.Offset, curves: map[int]*[3][3]*Curve{}}
 		for _, layer := range f.childrenOf(st, "AnimationLayer") {
 			for _, cn := range f.childrenOf(layer, "AnimationCurveNode") {
 				for _, pc := range cn.Parents {

@@ -84,6 +84,9 @@ func TestModelRefusals(t *testing.T) {
 			p := objectNode(d, 21).Child("Properties70")
 			p.Children[0] = p70("Lcl Translation", "Lcl Translation", "a", "b", "c")
 		}), "three finite numbers"},
+		{"key times spanning years", edited(func(d *Document) {
+			objectNode(d, 53).Child("KeyTime").Props = ps([]int64{0, 1 << 60})
+		}), "more than the"},
 		{"key times backwards", edited(func(d *Document) {
 			objectNode(d, 53).Child("KeyTime").Props = ps([]int64{5, 1})
 		}), "not increasing"},

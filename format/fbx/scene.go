@@ -20,8 +20,9 @@ const maxSampleBytes = 1.5 * (1 << 30)
 // BindClip names the one-frame clip of a file without animation.
 const BindClip = "bind pose"
 
-// maxFrames bounds one clip's frame count.
-const maxFrames = 1 << 24
+// maxFrames bounds one clip's frame count (9.7 hours at 30 fps), so a
+// forged key time cannot make a small file sample for long.
+const maxFrames = 1 << 20
 
 // ReadScene reads the binary FBX file name from fsys.
 //
@@ -185,6 +186,10 @@ func (s *sceneData) scene(opt format.SceneOptions) (*format.Scene, error) {
 			if r := fps / keys; math.Abs(r-math.Round(r)) > 1e-6*r || math.Round(r) < 1 {
 				rate = keys
 			}
+		}
+		if span := float64(a.last-a.first) / Ticks * rate; span >= maxFrames-1 {
+			return nil, errAt(a.offset, "animation stack %q spans %.4g s, %.4g frames at %g fps: more than the %d frames meshrig samples (its keys at ticks %d to %d)",
+				a.name, float64(a.last-a.first)/Ticks, span, rate, maxFrames, a.first, a.last)
 		}
 		tms[k] = timingOf(a, rate)
 		lo, hi, err := opt.Frames.Span(tms[k].count)
