@@ -99,7 +99,7 @@ func (x *Transform) scalePivotFree(m linalg.Affine) linalg.Affine {
 // channel, three curves (nil where a component keeps its value).
 type anim struct {
 	name   string
-	offset int64 // the AnimationStack record's
+	offset int64                 // the AnimationStack record's
 	curves map[int]*[3][3]*Curve // model → channel → component
 	// first and last are the earliest and latest key times.
 	first, last int64
