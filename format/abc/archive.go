@@ -19,8 +19,8 @@ const maxDepth = 512
 // the Archive, which keeps the io.ReaderAt; an Archive is not safe for
 // concurrent use.
 type Archive struct {
-	// Version is the Alembic archive version (0 for files of the Ogawa
-	// era), and LibraryVersion the writing library's (10709 = 1.7.9).
+	// Version is the Alembic archive version (0, the only one there is),
+	// and LibraryVersion the writing library's (10508 = 1.5.8).
 	Version, LibraryVersion int32
 	// Meta is the archive's metadata ("_ai_Application", "_ai_DCC_FPS", …).
 	Meta Metadata
@@ -92,7 +92,7 @@ func Open(r io.ReaderAt, size int64) (*Archive, error) {
 	if a.Version, err = a.int32Block(root, 0, "archive version"); err != nil {
 		return nil, err
 	}
-	if a.Version < 0 || a.Version > 1 {
+	if a.Version != 0 { // the only one Alembic has written
 		return nil, errAt(root.pos, "%w: Alembic archive version %d", format.ErrUnsupported, a.Version)
 	}
 	if a.LibraryVersion, err = a.int32Block(root, 1, "library version"); err != nil {

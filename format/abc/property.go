@@ -9,6 +9,8 @@ import (
 // values per sample).
 type PropertyKind uint8
 
+// The property kinds, numbered as Alembic numbers them (both 2 and 3 are
+// arrays in a file).
 const (
 	Compound PropertyKind = iota
 	Scalar
