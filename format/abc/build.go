@@ -146,12 +146,17 @@ func (e *evaluator) positions(a *Archive, c *candidate, t float64, dst []linalg.
 			return err
 		}
 	}
-	// One pass: interpolate, then place.
+	// One pass: interpolate, then place (a translation alone, as Maya's
+	// caches usually have, by an addition).
+	shift := moved && world.M == linalg.Identity3()
 	for k, v := range p0 {
 		if p1 != nil {
 			v = v.Add(p1[k].Sub(v).Scale(w))
 		}
-		if moved {
+		switch {
+		case shift:
+			v = v.Add(world.T)
+		case moved:
 			v = world.Apply(v)
 		}
 		dst[k] = v
