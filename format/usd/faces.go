@@ -64,16 +64,17 @@ func polyFaces(m *mesh.Mesh) *faces {
 		}
 		poly := m.Poly(p)
 		f.counts[p] = len(poly)
-		for _, v := range poly {
-			c := -1
-			for _, t := range tris {
-				for k, w := range m.Tris[t] {
-					if w == v && c < 0 {
-						c = 3*t + k
-					}
+		at := make(map[int]int, len(poly)) // vertex → its first corner among the polygon's triangles
+		for _, t := range tris {
+			for k, w := range m.Tris[t] {
+				if _, ok := at[w]; !ok {
+					at[w] = 3*t + k
 				}
 			}
-			if c < 0 {
+		}
+		for _, v := range poly {
+			c, ok := at[v]
+			if !ok {
 				return nil
 			}
 			f.verts = append(f.verts, v)

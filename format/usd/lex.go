@@ -132,6 +132,9 @@ func (l *lexer) lex(c byte) (token, error) {
 			l.pos += 3
 			text += "inf"
 		}
+		if l.pos < len(l.src) && isIdentStart(l.src[l.pos]) {
+			return token{}, failf(line, "bad number %q", clip(l.src[start:]))
+		}
 		v, err := strconv.ParseFloat(text, 64)
 		if err != nil {
 			return token{}, failf(line, "bad number %q", text)

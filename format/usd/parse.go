@@ -194,7 +194,7 @@ func (p *parser) prim(t token) (*prim, error) {
 		switch {
 		case t.kind == tPunct && t.text == "}":
 			return pr, nil
-		case t.kind == tIdent && t.text == "def":
+		case t.kind == tIdent && (t.text == "def" || t.text == "over" || t.text == "class"):
 			c, err := p.prim(t)
 			if err != nil {
 				return nil, err

@@ -318,9 +318,8 @@ func readAnimation(a *prim, paths []string, s *rig.Skeleton, tcps float64) (rig.
 	}
 	sortSamples(rot.samples)
 	sortSamples(tr.samples)
-	c.Frames = len(rot.samples)
-	c.Rotation = make([]linalg.Quat, 0, c.Frames*n)
-	c.Translation = make([]linalg.Vec3, 0, c.Frames*n)
+	// Every sample is checked before the clip is allocated, so its size
+	// is what the text holds.
 	for f := range rot.samples {
 		if rot.samples[f].time != tr.samples[f].time {
 			return c, failf(tr.line, "animation %q: translations sampled at %v, rotations at %v", a.name, tr.samples[f].time, rot.samples[f].time)
@@ -328,14 +327,18 @@ func readAnimation(a *prim, paths []string, s *rig.Skeleton, tcps float64) (rig.
 		if f > 0 && rot.samples[f].time == rot.samples[f-1].time {
 			return c, failf(rot.line, "animation %q: time %v sampled twice", a.name, rot.samples[f].time)
 		}
-		q, err := numbers(rot, &rot.samples[f].val, 4, n)
-		if err != nil {
+		if _, err := numbers(rot, &rot.samples[f].val, 4, n); err != nil {
 			return c, err
 		}
-		t, err := numbers(tr, &tr.samples[f].val, 3, n)
-		if err != nil {
+		if _, err := numbers(tr, &tr.samples[f].val, 3, n); err != nil {
 			return c, err
 		}
+	}
+	c.Frames = len(rot.samples)
+	c.Rotation = make([]linalg.Quat, 0, c.Frames*n)
+	c.Translation = make([]linalg.Vec3, 0, c.Frames*n)
+	for f := range rot.samples {
+		q, t := rot.samples[f].val.nums, tr.samples[f].val.nums
 		for j := 0; j < n; j++ {
 			c.Rotation = append(c.Rotation, linalg.Quat{W: q[4*j], X: q[4*j+1], Y: q[4*j+2], Z: q[4*j+3]})
 			c.Translation = append(c.Translation, linalg.Vec3{t[3*j], t[3*j+1], t[3*j+2]})

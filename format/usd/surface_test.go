@@ -23,7 +23,7 @@ import (
 )
 
 // checkerPNG is a 2×2 PNG.
-func checkerPNG(t *testing.T) []byte {
+func checkerPNG(t testing.TB) []byte {
 	img := image.NewRGBA(image.Rect(0, 0, 2, 2))
 	img.Set(0, 0, color.White)
 	img.Set(1, 1, color.White)
@@ -38,7 +38,7 @@ func checkerPNG(t *testing.T) []byte {
 // (a seam: every quad maps the whole image), UV set 1 and normals per
 // vertex, a textured skin material on the first half of the quads and
 // a translucent cloth on the rest (and the caps).
-func surfaceRig(t *testing.T) *rig.Rig {
+func surfaceRig(t testing.TB) *rig.Rig {
 	r := testrig.Tube(t, 4, linalg.Vec3{})
 	m := r.Mesh
 	s := &mesh.Surface{}
