@@ -471,6 +471,7 @@ func TestViewScreenshot(t *testing.T) {
 	// is timed as the page runs by default.
 	s := open(t, viewer.Options{Rig: sc.Rig, Input: in, Name: filepath.Base(os.Getenv("MESHRIG_VIEW_RIG")), Start: start}, "&aa=1")
 	t.Logf("server: %s", s.firstFrame())
+	t.Logf("page, ms since navigation: %v", eval[any](s, `meshrig.state().ui.timings`))
 	if in != nil {
 		eval[bool](s, `meshrig.setColorMode('error').then(() => true)`)
 		s.do(chromedp.Click(chromedp.ID("r-worst")))

@@ -22,6 +22,7 @@ export class App {
     this.tool = 'select'; // select | pose | move
     this.picking = null; // (joint) => void: the next joint click goes here (reparent)
     this.queue = Promise.resolve(); // server calls run one after another
+    this.timings = {}; // ms since navigation start: script, state, glb, parsed, firstFrame
     this.view = new View($('view'));
     this.overlay = new SkeletonOverlay(this.view);
     this.colors = new Colors(this.view, { el: $('colorbar'), canvas: $('colorbar-ramp'), lo: $('colorbar-lo'), hi: $('colorbar-hi'), title: $('colorbar-title') });
@@ -50,18 +51,24 @@ export class App {
 
   /** start loads the state and the rig; resolves once the first frame with the mesh is drawn. */
   async start() {
+    const mark = (k) => { this.timings[k] = Math.round(performance.now()); };
+    mark('script');
     const st = await api.state();
+    mark('state');
+    this.onLoaded = mark; // reload() marks 'glb' and 'parsed' the first time
     await this.applyState(st);
+    this.onLoaded = null;
     this.view.frame(this.model.box);
     const drawn = new Promise((resolve) => {
-      const once = (now) => {
+      const once = () => {
         this.view.onDrawn.splice(this.view.onDrawn.indexOf(once), 1);
-        resolve(now);
+        resolve(performance.now()); // after the draw, not the frame's start
       };
       this.view.onDrawn.push(once);
     });
     this.view.start();
     const ms = await drawn;
+    this.timings.firstFrame = Math.round(ms);
     api.log('first-frame', Math.round(ms * 10) / 10);
     return ms;
   }
@@ -82,7 +89,10 @@ export class App {
 
   async reload() {
     const st = this.state;
-    const model = await loadModel(await api.rig(st.version));
+    const glb = await api.rig(st.version);
+    if (this.onLoaded) this.onLoaded('glb');
+    const model = await loadModel(glb);
+    if (this.onLoaded) this.onLoaded('parsed');
     if (model.bones.length !== st.joints.length) {
       throw new Error(`rig.glb has ${model.bones.length} joints, the state ${st.joints.length}`);
     }
