@@ -115,7 +115,7 @@ func open(t *testing.T, opt viewer.Options, query string) *session {
 	alloc, cancelAlloc := chromedp.NewExecAllocator(context.Background(),
 		append([]chromedp.ExecAllocatorOption{chromedp.ExecPath(exe)}, chromiumFlags...)...)
 	bctx, cancelBrowser := chromedp.NewContext(alloc)
-	tctx, cancelTimeout := context.WithTimeout(bctx, 90*time.Second)
+	tctx, cancelTimeout := context.WithTimeout(bctx, 2*time.Minute) // a safety net, not a speed check
 	t.Cleanup(func() { cancelTimeout(); cancelBrowser(); cancelAlloc() })
 	s.ctx = tctx
 	if err := chromedp.Do(bctx); err != nil { // starts the browser, without a timeout (chromedp.Run's rule)
