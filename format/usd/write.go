@@ -18,10 +18,8 @@ const (
 )
 
 func init() {
-	format.Register(format.Format{Name: "usd", Exts: []string{".usda"}, Write: Write,
-		Note: "USD text layer (UsdSkel); read back by usd.Read"})
-	format.Register(format.Format{Name: "usdz", Exts: []string{".usdz"}, Write: WriteUSDZ,
-		Note: "USD package: the .usda layer and its textures, uncompressed and 64-byte aligned"})
+	format.Register(format.Format{Name: "usd", Exts: []string{".usda"}, Write: Write, Scene: ReadScene})
+	format.Register(format.Format{Name: "usdz", Exts: []string{".usdz"}, Write: WriteUSDZ, Scene: ReadScene})
 }
 
 // Write writes r as a USD text layer (.usda) following UsdSkel: a SkelRoot
