@@ -416,14 +416,16 @@ func (p *parser) value() (value, error) {
 }
 
 // sequence parses a tuple or list opened by t, up to end. Numbers and
-// numeric tuples of one size are flattened into nums.
+// numeric tuples of one size are flattened into nums as they come; the
+// first element that breaks the pattern turns the value into a list of
+// items.
 func (p *parser) sequence(t token, end string) (value, error) {
 	p.depth++
 	defer func() { p.depth-- }()
 	if p.depth > maxDepth {
 		return value{}, failf(t.line, "values nested deeper than %d", maxDepth)
 	}
-	v := value{kind: vNumbers, line: t.line, width: -1}
+	v := value{kind: vNumbers, line: t.line, width: 0, nums: []float64{}}
 	for {
 		n, err := p.lx.look()
 		if err != nil {
@@ -437,7 +439,7 @@ func (p *parser) sequence(t token, end string) (value, error) {
 		if err != nil {
 			return value{}, err
 		}
-		v.items = append(v.items, e)
+		v.add(e)
 		if n, err = p.lx.next(); err != nil {
 			return value{}, err
 		}
@@ -448,38 +450,42 @@ func (p *parser) sequence(t token, end string) (value, error) {
 			return value{}, failf(n.line, "expected ',' or %q, found %s", end, describe(n))
 		}
 	}
-	// Flatten numbers, or tuples of numbers all of one size.
-	for _, e := range v.items {
-		w := 1
-		switch e.kind {
-		case vNumber:
-		case vNumbers:
-			w = len(e.nums)
-		default:
-			v.kind = vList
-			return v, nil
-		}
-		if v.width >= 0 && w != v.width {
-			v.kind = vList
-			return v, nil
-		}
-		v.width = w
-	}
-	for _, e := range v.items {
-		if e.kind == vNumber {
-			v.nums = append(v.nums, e.num)
-		} else {
-			v.nums = append(v.nums, e.nums...)
-		}
-	}
-	if v.width < 0 {
+	if v.kind == vNumbers && v.width == 0 {
 		v.width = 1
 	}
-	if v.nums == nil {
-		v.nums = []float64{}
-	}
-	v.items = nil
 	return v, nil
+}
+
+// add appends element e to the sequence v.
+func (v *value) add(e value) {
+	if v.kind == vNumbers {
+		w := -1
+		switch e.kind {
+		case vNumber:
+			w = 1
+		case vNumbers:
+			w = len(e.nums)
+		}
+		if w > 0 && (v.width == 0 || w == v.width) {
+			v.width = w
+			if e.kind == vNumber {
+				v.nums = append(v.nums, e.num)
+			} else {
+				v.nums = append(v.nums, e.nums...)
+			}
+			return
+		}
+		// Not numeric, or another width: the elements so far become items.
+		for k := 0; v.width > 0 && k < len(v.nums); k += v.width {
+			if v.width == 1 {
+				v.items = append(v.items, value{kind: vNumber, num: v.nums[k], line: v.line})
+			} else {
+				v.items = append(v.items, value{kind: vNumbers, nums: v.nums[k : k+v.width], width: 1, line: v.line})
+			}
+		}
+		v.kind, v.nums, v.width = vList, nil, 0
+	}
+	v.items = append(v.items, e)
 }
 
 // dict parses "{ type key = value … }" opened by t.
