@@ -266,8 +266,8 @@ func (a *Archive) readObject(o *Object, g group, depth int) error {
 		}
 		k := &Object{Name: string(buf[p : p+int(ns)]), Parent: o}
 		p += int(ns)
-		if strings.Contains(k.Name, "/") {
-			return errAt(at, "object headers of %s: name %q contains a slash", o.Path, k.Name)
+		if strings.Contains(k.Name, "/") || hasControl(k.Name) {
+			return errAt(at, "object headers of %s: name %q has a slash or a control character", o.Path, k.Name)
 		}
 		k.Path = strings.TrimSuffix(o.Path, "/") + "/" + k.Name
 		mi := buf[p]
@@ -317,4 +317,10 @@ func (a *Archive) Find(path string) *Object {
 		}
 	})
 	return found
+}
+
+// hasControl reports whether a name has a control character, which would
+// break the one-line errors that name it.
+func hasControl(s string) bool {
+	return strings.ContainsFunc(s, func(r rune) bool { return r < 0x20 || r == 0x7f })
 }

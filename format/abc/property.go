@@ -300,6 +300,9 @@ func (a *Archive) parsePropHeaders(parent *Property, buf []byte, base int64, pat
 		}
 		q.Name = string(buf[p : p+int(ns)])
 		p += int(ns)
+		if hasControl(q.Name) {
+			return bad("name %q has a control character", q.Name)
+		}
 		mi := (info >> 20) & 0xff
 		if mi == 0xff {
 			ms, ok := count()
