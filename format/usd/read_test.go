@@ -128,3 +128,24 @@ func headsOf(r *rig.Rig) []linalg.Vec3 {
 	}
 	return out
 }
+
+// TestReadStatic reads back a rig without clips: no animation, no time
+// codes, the same skeleton.
+func TestReadStatic(t *testing.T) {
+	r := tinySurfaced(t)
+	r.Clips = nil
+	var b bytes.Buffer
+	if err := Write(&b, r, format.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if bytes.Contains(b.Bytes(), []byte("SkelAnimation")) || bytes.Contains(b.Bytes(), []byte("timeCodesPerSecond")) {
+		t.Fatalf("a rig without clips written with an animation or time codes:\n%s", b.String())
+	}
+	got, err := Read(&b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Clips) != 0 || got.Skeleton.Len() != 2 || got.Skeleton.Joints[1] != r.Skeleton.Joints[1] {
+		t.Fatalf("read %d clips and joints %+v", len(got.Clips), got.Skeleton.Joints)
+	}
+}

@@ -110,13 +110,17 @@ func checkSeen(t *testing.T, s seen, r *rig.Rig) {
 	}
 }
 
-// TestTinyUSDZLoads writes every test rig, and the tube with a surface
-// (two UV sets, normals, two materials on two GeomSubsets, a texture),
-// as .usda and .usdz and has TinyUSDZ load them all.
+// TestTinyUSDZLoads writes every test rig, the tube with a surface
+// (two UV sets, normals, two materials on two GeomSubsets, a texture)
+// and a tetrahedron without animation, as .usda and .usdz, and has
+// TinyUSDZ load them all.
 func TestTinyUSDZLoads(t *testing.T) {
 	dir := t.TempDir()
 	rigs := testRigs(t)
 	rigs["surfaced"] = surfaceRig(t)
+	static := tinySurfaced(t)
+	static.Clips = nil
+	rigs["static"] = static
 	var files []string
 	var want []*rig.Rig
 	for name, r := range rigs {
