@@ -24,16 +24,22 @@
 // start at time code 0; frame f of a clip at fps is at f·timeCodesPerSecond/fps,
 // and its customData keeps its name and rate.
 //
-// Register makes ".usda" (format "usd") and ".usdz" (format "usdz")
-// writable through format.WriteFile:
+// The package registers ".usda" (format "usd") and ".usdz" (format
+// "usdz") for format.WriteFile and format.ReadScene:
 //
 //	import _ "github.com/meshrig/meshrig/format/usd"
 //	err := format.WriteFile("walk.usda", r, format.WriteOptions{})
 //
-// Read reads such a layer back into a rig (joints, weights, clips,
-// polygons, normals, UV sets, materials and parts): a tokenizer and
-// parser for the subset of usda the writer emits, not a general USD
-// reader; anything else is an error naming its line.
+// Read (a .usda layer), ReadUSDZ (a package) and ReadScene read back what
+// Write and WriteUSDZ write — joints, weights, clips, polygons, normals,
+// UV sets, materials and parts: a tokenizer and parser for the subset of
+// usda the writer emits, not a general USD reader; anything else is an
+// error naming its line (format.ParseError).
+//
+// Values travel at the precision UsdSkel gives them: points, rotations
+// and translations as float32 (point3f, quatf, float3), bind and rest
+// matrices as float64. TinyUSDZ (npm tinyusdz, .ci/load-usd.mjs) loads
+// every file the tests write.
 //
 // The binary crate format (.usdc) is neither written nor read.
 package usd
