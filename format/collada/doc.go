@@ -41,7 +41,11 @@
 //
 // ReadScene reads what Write writes, and what other tools write within
 // what a rig can hold: one skinned mesh (triangles, polylist or polygons;
-// a bind shape matrix), its skin's joints as the rig's skeleton (heads
+// a bind shape matrix) with its normals, texture coordinate sets and, per
+// primitive element, its material (name, diffuse colour, diffuse texture:
+// an embedded image's bytes or a file's path) in the mesh's Surface — an
+// input whose source cannot be followed is dropped, not refused —, its
+// skin's joints as the rig's skeleton (heads
 // from the inverse bind matrices; rest orientations folded into the
 // clips), each vertex's four largest weights, and the animations —
 // node transform stacks with matrix, translate, rotate and scale

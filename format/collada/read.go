@@ -234,7 +234,8 @@ func (d *doc) skinned() (*parts, error) {
 	if err != nil {
 		return nil, err
 	}
-	pos, polys, err := d.meshOf(s.geom)
+	lk := &geomLooks{}
+	pos, polys, err := d.meshOf(s.geom, lk)
 	if err != nil {
 		return nil, err
 	}
@@ -250,6 +251,9 @@ func (d *doc) skinned() (*parts, error) {
 	}
 	if len(rest.Tris) == 0 {
 		return nil, s.geom.errorf("no triangles or polygons: %w", format.ErrNoFrames)
+	}
+	if rest.Surface, err = lk.surface(rest, s.bindShape, d.materialsOf(sc.inst)); err != nil {
+		return nil, s.geom.errorf("%w", err)
 	}
 	nodes, err := sc.jointNodes(s)
 	if err != nil {

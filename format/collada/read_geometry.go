@@ -7,11 +7,11 @@ import (
 
 // meshOf reads a <geometry>: the positions of its <vertices> and the
 // polygons of all its <triangles>, <polylist> and <polygons> elements, in
-// document order, as indices into the positions (other inputs, normals
-// and texture coordinates, are not read; lines carry no surface and are
-// skipped). Polygons stay whole: mesh.New fans them into triangles, as
+// document order, as indices into the positions, and their normals,
+// texture coordinates and material symbols into lk (when not nil; lines
+// carry no surface and are skipped). Polygons stay whole: mesh.New fans them into triangles, as
 // the OBJ reader's are.
-func (d *doc) meshOf(g *elem) ([]linalg.Vec3, [][]int, error) {
+func (d *doc) meshOf(g *elem, lk *geomLooks) ([]linalg.Vec3, [][]int, error) {
 	m := g.child("mesh")
 	if m == nil {
 		return nil, nil, g.errorf("no <mesh>: %w (convex meshes, splines and B-reps)", format.ErrUnsupported)
@@ -38,7 +38,7 @@ func (d *doc) meshOf(g *elem) ([]linalg.Vec3, [][]int, error) {
 	for _, p := range m.kids {
 		switch p.name {
 		case "triangles", "polylist", "polygons":
-			if polys, err = d.primitive(p, vs, len(pos), polys); err != nil {
+			if polys, err = d.primitive(p, vs, len(pos), polys, lk); err != nil {
 				return nil, nil, err
 			}
 		case "tristrips", "trifans":
@@ -50,8 +50,9 @@ func (d *doc) meshOf(g *elem) ([]linalg.Vec3, [][]int, error) {
 
 // primitive appends the polygons of one <triangles>, <polylist> or
 // <polygons> element to polys, checking every index against the n
-// positions of vs.
-func (d *doc) primitive(p, vs *elem, n int, polys [][]int) ([][]int, error) {
+// positions of vs, and its normals, texture coordinates and material to
+// lk when lk is not nil.
+func (d *doc) primitive(p, vs *elem, n int, polys [][]int, lk *geomLooks) ([][]int, error) {
 	stride, voff := 0, -1
 	for _, in := range p.all("input") {
 		off, err := countAttr(in, "offset", -1)
@@ -154,6 +155,11 @@ func (d *doc) primitive(p, vs *elem, n int, polys [][]int) ([][]int, error) {
 			return nil, p.errorf("corner %d: vertex index %d out of range (the mesh has %s)", c+1, i, plural(n, "position"))
 		}
 		flat[c] = i
+	}
+	if lk != nil {
+		if err := d.primitiveLooks(lk, p, vs, idx, stride, flat, len(sizes)); err != nil {
+			return nil, err
+		}
 	}
 	at := 0
 	for _, c := range sizes {

@@ -24,12 +24,14 @@ type elem struct {
 	up   *elem // the parent; nil for the root
 }
 
-// wanted are the root's children the reader uses; the others (effects,
-// materials, images, the 1.5 kinematics libraries…) are skipped unread,
-// so they cost neither memory nor element budget.
+// wanted are the root's children the reader uses (materials, effects and
+// images for the mesh's surface); the others (cameras, lights, the 1.5
+// kinematics libraries…) are skipped unread, so they cost neither memory
+// nor element budget.
 var wanted = map[string]bool{
 	"library_geometries": true, "library_controllers": true, "library_visual_scenes": true,
 	"library_animations": true, "library_animation_clips": true, "scene": true,
+	"library_materials": true, "library_effects": true, "library_images": true,
 }
 
 // parseXML reads a document into elements, refusing more than

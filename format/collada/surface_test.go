@@ -1,6 +1,7 @@
 package collada
 
 import (
+	"bytes"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -146,4 +147,89 @@ func abs32(x float32) float32 {
 		return -x
 	}
 	return x
+}
+
+// TestReadSurface writes rigs whose meshes carry a surface as COLLADA
+// 1.4.1 and 1.5 and reads them back with ReadScene: every triangle corner
+// has its UV (T flipped back) and normal within float printing, each
+// triangle its part and material by name; 1.4.1 keeps the texture (an
+// embedded image's bytes, a file's path).
+func TestReadSurface(t *testing.T) {
+	quads, _, err := format.ReadRestMesh(filepath.Join("..", "obj", "testdata", "textured", "textured.obj"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inputs := map[string]*rig.Rig{"textured": oneJoint(quads)}
+	if shareddata.Dir() != "" {
+		sc, err := format.ReadScene(filepath.Join(shareddata.Dir(), "gltf", "CesiumMan.glb"), format.SceneOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		inputs["CesiumMan"] = sc.Rig
+	}
+	dir := t.TempDir()
+	for _, version := range []string{"1.4.1", "1.5"} {
+		for name, r := range inputs {
+			t.Run(version+"/"+name, func(t *testing.T) {
+				p := filepath.Join(dir, version+"-"+name+".dae")
+				if err := format.WriteFile(p, r, format.WriteOptions{Version: version}); err != nil {
+					t.Fatal(err)
+				}
+				sc, err := format.ReadScene(p, format.SceneOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				m, b := r.Mesh, sc.Mesh
+				a, s := m.Surface, b.Surface
+				if s == nil || len(b.Tris) != len(m.Tris) || len(s.UVs) != len(a.UVs) || s.Normals == nil {
+					t.Fatalf("surface %+v, %d triangles back", s, len(b.Tris))
+				}
+				for tr := range m.Tris {
+					for k := 0; k < 3; k++ {
+						v := m.Tris[tr][k]
+						gu, wu := s.UVs[0].At(tr, k, b.Tris[tr][k]), a.UVs[0].At(tr, k, v)
+						if abs32(gu[0]-wu[0]) > 1e-6 || abs32(gu[1]-wu[1]) > 1e-6 {
+							t.Fatalf("triangle %d corner %d: UV %v back, %v written", tr, k, gu, wu)
+						}
+						if a.Normals != nil {
+							gn, wn := s.Normals.At(tr, k, b.Tris[tr][k]), a.Normals.At(tr, k, v)
+							for c := 0; c < 3; c++ {
+								if abs32(gn[c]-wn[c]) > 1e-5 {
+									t.Fatalf("triangle %d corner %d: normal %v back, %v written", tr, k, gn, wn)
+								}
+							}
+						}
+						if ma, mb := partMaterial(a, tr), partMaterial(s, tr); ma != mb {
+							t.Fatalf("triangle %d: material %q back, %q written", tr, mb, ma)
+						}
+					}
+				}
+				if version == "1.5" {
+					return // colours only
+				}
+				for k, mt := range s.Materials {
+					ref := mt.BaseColorTexture
+					want := a.Materials[k].BaseColorTexture
+					if (ref == nil) != (want == nil) {
+						t.Fatalf("material %q: texture %v back, %v written", mt.Name, ref, want)
+					}
+					if ref == nil {
+						continue
+					}
+					gi, wi := s.Images[ref.Image], a.Images[want.Image]
+					if wi.Path != "" && gi.Path != wi.Path || wi.Path == "" && !bytes.Equal(gi.Data, wi.Data) {
+						t.Fatalf("material %q: image %q (%d bytes) back, %q (%d bytes) written", mt.Name, gi.Path, len(gi.Data), wi.Path, len(wi.Data))
+					}
+				}
+			})
+		}
+	}
+}
+
+// partMaterial names triangle t's material ("" for none).
+func partMaterial(s *mesh.Surface, t int) string {
+	if p := s.Part(t); p >= 0 && s.Parts[p].Material >= 0 {
+		return s.Materials[s.Parts[p].Material].Name
+	}
+	return ""
 }
