@@ -139,7 +139,7 @@ func writeSkin(e *enc, skin rig.Skin) {
 	e.indent--
 	e.line(")")
 	e.begin()
-	e.buf = append(e.buf, "uniform matrix4d primvars:skel:geomBindTransform = "...)
+	e.buf = append(e.buf, "matrix4d primvars:skel:geomBindTransform = "...)
 	e.buf = matrix(e.buf, [3][3]float64(linalg.Identity3()), [3]float64{})
 	e.end()
 }
