@@ -3,6 +3,7 @@ package fbx
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -167,7 +168,8 @@ func checkSurface(t *testing.T, name string, s *mesh.Surface) {
 }
 
 // TestWriteBlender: Debian's Blender (headless) imports the FBX we write
-// with the right bone count, an action, our UV sets and materials, and
+// with the right bone count, an action, our UV sets, materials and
+// embedded texture, and
 // its skinned mesh at several frames is our playback within RMSE% 0.01 of
 // d. Blender's importer turns Y up into Z up ((x, y, z) → (x, −z, y)),
 // takes the file's centimetres as 0.01 m, keeps the control points' order,
@@ -208,6 +210,7 @@ func TestWriteBlender(t *testing.T) {
 		Actions   []string                `json:"actions"`
 		UVLayers  []string                `json:"uv_layers"`
 		Materials []string                `json:"materials"`
+		Images    [][]any                 `json:"images"`
 		Frames    map[string][][3]float64 `json:"frames"`
 	}
 	if err := json.Unmarshal(b, &res); err != nil {
@@ -218,6 +221,11 @@ func TestWriteBlender(t *testing.T) {
 	}
 	if len(res.UVLayers) != 2 || len(res.Materials) != 2 || res.Materials[0] != "red" {
 		t.Errorf("Blender sees UV layers %q, materials %q", res.UVLayers, res.Materials)
+	}
+	// The embedded 2×2 texture is an image Blender decoded (Blender 3.4
+	// makes two copies of it, one for the Video and one for the Texture).
+	if len(res.Images) == 0 || fmt.Sprint(res.Images[0][1]) != "[2 2]" {
+		t.Errorf("Blender sees images %v, want the 2×2 texture", res.Images)
 	}
 	want := testrig.Play(t, r)
 	var sum float64

@@ -1,6 +1,6 @@
 # Imports an FBX into Blender (headless) and writes what TestWriteBlender
-# compares: the bone count, the actions, and the skinned mesh's world
-# positions at the frames asked.
+# compares: the bone count, the actions, UV layers, materials and images,
+# and the skinned mesh's world positions at the frames asked.
 #   blender -b --factory-startup --python blender_sample.py -- IN.fbx OUT.json F1,F2,...
 import bpy, sys, json
 
@@ -15,6 +15,7 @@ res = {"bones": sum(len(a.data.bones) for a in arms), "fps": scene.render.fps,
        "actions": [a.name for a in bpy.data.actions], "meshes": len(meshes),
        "uv_layers": [l.name for l in meshes[0].data.uv_layers] if meshes else [],
        "materials": [m.name for m in meshes[0].data.materials if m] if meshes else [],
+       "images": [[i.name, list(i.size)] for i in bpy.data.images],
        "frames": {}}
 for f in frames:
     scene.frame_set(f)
