@@ -12,7 +12,8 @@
 //	                         (float3) sampled at every frame, scales (half3) 1; the
 //	                         Skeleton's skel:animationSource is the first clip
 //	/Rig/Body                Mesh: points, the input's polygons (or triangles),
-//	                         normals and UV sets (st, st1 …) as primvars,
+//	                         normals, UV sets (st, st1 …) and colour sets
+//	                         (displayColor, displayOpacity …) as primvars,
 //	                         primvars:skel:jointIndices/jointWeights (4 per point),
 //	                         primvars:skel:geomBindTransform (identity), a GeomSubset
 //	                         per part bound to its material
@@ -32,7 +33,7 @@
 //
 // Read (a .usda layer), ReadUSDZ (a package) and ReadScene read back what
 // Write and WriteUSDZ write — joints, weights, clips, polygons, normals,
-// UV sets, materials and parts: a tokenizer and parser for the subset of
+// UV and colour sets, materials and parts: a tokenizer and parser for the subset of
 // usda the writer emits, not a general USD reader; anything else is an
 // error naming its line (format.ParseError).
 //

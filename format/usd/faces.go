@@ -1,10 +1,15 @@
 package usd
 
-import "github.com/meshrig/meshrig/mesh"
+import (
+	"slices"
+
+	"github.com/meshrig/meshrig/mesh"
+)
 
 // faces is the mesh as written: the polygons the input had when they
-// can be (each polygon's triangles lie in one part and cover its
-// vertices), else the triangles.
+// can be (each polygon's triangles lie in one part, cover its vertices
+// and agree on every per-corner value at each of its vertices), else the
+// triangles.
 type faces struct {
 	counts []int // vertices per face
 	verts  []int // face-vertex indices, face after face
@@ -48,6 +53,19 @@ func polyFaces(m *mesh.Mesh) *faces {
 		byPoly[p] = append(byPoly[p], t)
 	}
 	s := m.Surface
+	var corners [][]int32 // the per-corner attributes' indices
+	if s != nil {
+		for k := range s.UVs {
+			corners = append(corners, s.UVs[k].Index)
+		}
+		for k := range s.Colors {
+			corners = append(corners, s.Colors[k].Index)
+		}
+		if s.Normals != nil {
+			corners = append(corners, s.Normals.Index)
+		}
+		corners = slices.DeleteFunc(corners, func(idx []int32) bool { return idx == nil })
+	}
 	f := &faces{counts: make([]int, np), tri: make([]int, np)}
 	for p := 0; p < np; p++ {
 		tris := byPoly[p]
@@ -69,6 +87,17 @@ func polyFaces(m *mesh.Mesh) *faces {
 			for k, w := range m.Tris[t] {
 				if _, ok := at[w]; !ok {
 					at[w] = 3*t + k
+				}
+			}
+		}
+		// A face-vertex has one value of each per-corner attribute: the
+		// polygon's triangles must agree on it.
+		for _, t := range tris {
+			for k, w := range m.Tris[t] {
+				for _, idx := range corners {
+					if idx[3*t+k] != idx[at[w]] {
+						return nil
+					}
 				}
 			}
 		}

@@ -8,8 +8,8 @@ import (
 	"github.com/meshrig/meshrig/rig"
 )
 
-// writeMesh writes the skinned Mesh: points, faces, the surface's normals
-// and UV sets as primvars, skinning primvars (four joints and weights per
+// writeMesh writes the skinned Mesh: points, faces, the surface's normals,
+// UV sets and colour sets as primvars, skinning primvars (four joints and weights per
 // point) bound to the Skeleton, and the material bindings (one on the
 // mesh, or a GeomSubset per part).
 func writeMesh(e *enc, r *rig.Rig, mats []string) {
@@ -54,6 +54,17 @@ func writeMesh(e *enc, r *rig.Rig, mats []string) {
 			})
 		}
 	}
+	if s != nil {
+		for k := range s.Colors {
+			// UsdGeom's display colour and opacity: RGB and A apart.
+			writePrimvar(e, "color3f[] primvars:"+colorName(k), &s.Colors[k], fs, func(b []byte, v [4]float32) []byte {
+				return tuple(b, float64(v[0]), float64(v[1]), float64(v[2]))
+			})
+			writePrimvar(e, "float[] primvars:"+opacityName(k), &s.Colors[k], fs, func(b []byte, v [4]float32) []byte {
+				return f32(b, float64(v[3]))
+			})
+		}
+	}
 	e.line(`uniform token subdivisionScheme = "none"`)
 	writeSkin(e, r.Skin)
 	e.line("rel skel:skeleton = </" + rootName + "/" + skelName + ">")
@@ -67,6 +78,18 @@ func stName(k int) string {
 		return "st"
 	}
 	return "st" + strconv.Itoa(k)
+}
+
+// colorName and opacityName are the primvars of colour set k:
+// displayColor and displayOpacity, then displayColor1 …
+func colorName(k int) string   { return "displayColor" + setSuffix(k) }
+func opacityName(k int) string { return "displayOpacity" + setSuffix(k) }
+
+func setSuffix(k int) string {
+	if k == 0 {
+		return ""
+	}
+	return strconv.Itoa(k)
 }
 
 // writePrimvar writes one surface attribute: per vertex with "vertex"

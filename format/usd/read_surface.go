@@ -2,14 +2,15 @@ package usd
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/meshrig/meshrig/mesh"
 )
 
-// readSurface reads what Write keeps of the mesh's surface: normals and
-// UV sets (per vertex, or per face-vertex, indexed or not), materials
+// readSurface reads what Write keeps of the mesh's surface: normals, UV
+// sets and colour sets (per vertex, or per face-vertex, indexed or not), materials
 // (UsdPreviewSurface factors and the base colour texture's file) and the
 // parts (GeomSubsets of the materialBind family, or one binding on the
 // mesh). counts are the faces' vertex counts; m's triangles are their
@@ -50,6 +51,28 @@ func readSurface(p, root *prim, m *mesh.Mesh, counts []float64) error {
 		}
 		s.UVs = append(s.UVs, uv)
 	}
+	for k := 0; ; k++ {
+		ca, oa := p.props["primvars:"+colorName(k)], p.props["primvars:"+opacityName(k)]
+		if ca == nil || oa == nil {
+			break
+		}
+		rgb, index, err := primvar(ca, "color3f[]", 3, len(m.Verts), at, corner)
+		if err != nil {
+			return err
+		}
+		alpha, aindex, err := primvar(oa, "float[]", 1, len(m.Verts), at, corner)
+		if err != nil {
+			return err
+		}
+		if len(alpha) != len(rgb)/3 || !slices.Equal(index, aindex) {
+			return failf(oa.line, "%s does not match %s value for value", oa.name, ca.name)
+		}
+		c := mesh.Attr[[4]float32]{Values: make([][4]float32, len(alpha)), Index: index}
+		for i := range c.Values {
+			c.Values[i] = [4]float32{float32(rgb[3*i]), float32(rgb[3*i+1]), float32(rgb[3*i+2]), float32(alpha[i])}
+		}
+		s.Colors = append(s.Colors, c)
+	}
 	mats, err := readMaterials(root, s)
 	if err != nil {
 		return err
@@ -57,7 +80,7 @@ func readSurface(p, root *prim, m *mesh.Mesh, counts []float64) error {
 	if err := readParts(p, m, s, mats, counts); err != nil {
 		return err
 	}
-	if s.Normals == nil && len(s.UVs) == 0 && len(s.Materials) == 0 && len(s.Parts) == 0 {
+	if s.Normals == nil && len(s.UVs) == 0 && len(s.Colors) == 0 && len(s.Materials) == 0 && len(s.Parts) == 0 {
 		return nil
 	}
 	m.Surface = s

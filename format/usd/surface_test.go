@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -36,7 +37,8 @@ func checkerPNG(t testing.TB) []byte {
 
 // surfaceRig is the tube (quads) with a surface: UV set 0 per corner
 // (a seam: every quad maps the whole image), UV set 1 and normals per
-// vertex, a textured skin material on the first half of the quads and
+// vertex, a colour set per corner (red and half-transparent green
+// quads), a textured skin material on the first half of the quads and
 // a translucent cloth on the rest (and the caps).
 func surfaceRig(t testing.TB) *rig.Rig {
 	r := testrig.Tube(t, 4, linalg.Vec3{})
@@ -66,6 +68,11 @@ func surfaceRig(t testing.TB) *rig.Rig {
 		}
 	}
 	s.UVs = []mesh.Attr[[2]float32]{uv0, uv1}
+	col := mesh.Attr[[4]float32]{Values: [][4]float32{{1, 0, 0, 1}, {0, 1, 0, 0.5}}, Index: make([]int32, 3*len(m.Tris))}
+	for c := range col.Index {
+		col.Index[c] = int32(m.TriPoly[c/3] % 2)
+	}
+	s.Colors = []mesh.Attr[[4]float32]{col}
 	s.Normals = &nrm
 	skin := mesh.NewMaterial("skin (face)")
 	skin.BaseColor = [4]float32{0.9, 0.8, 0.7, 1}
@@ -86,16 +93,16 @@ func surfaceRig(t testing.TB) *rig.Rig {
 }
 
 // sameSurface compares what the writer keeps of a surface: every
-// triangle corner's UVs (to float32 through USD's flipped v) and
-// normals, materials (names, factors, base colour texture and its UV
+// triangle corner's UVs (to float32 through USD's flipped v), colours
+// and normals, materials (names, factors, base colour texture and its UV
 // set and wrap), image paths (and bytes when withData), parts.
 func sameSurface(t *testing.T, a, b *mesh.Surface, m *mesh.Mesh, withData bool) {
 	t.Helper()
 	if b == nil {
 		t.Fatal("surface lost")
 	}
-	if len(b.UVs) != len(a.UVs) || (a.Normals == nil) != (b.Normals == nil) {
-		t.Fatalf("%d UV sets and normals %v back, %d and %v written", len(b.UVs), b.Normals != nil, len(a.UVs), a.Normals != nil)
+	if len(b.UVs) != len(a.UVs) || len(b.Colors) != len(a.Colors) || (a.Normals == nil) != (b.Normals == nil) {
+		t.Fatalf("%d UV sets, %d colour sets and normals %v back, %d, %d and %v written", len(b.UVs), len(b.Colors), b.Normals != nil, len(a.UVs), len(a.Colors), a.Normals != nil)
 	}
 	for tr, tri := range m.Tris {
 		for k, v := range tri {
@@ -108,6 +115,11 @@ func sameSurface(t *testing.T, a, b *mesh.Surface, m *mesh.Mesh, withData bool) 
 				}
 				if a.UVs[s].PerCorner() != b.UVs[s].PerCorner() {
 					t.Fatalf("UV set %d per corner: %v back, %v written", s, b.UVs[s].PerCorner(), a.UVs[s].PerCorner())
+				}
+			}
+			for s := range a.Colors {
+				if p, q := a.Colors[s].At(tr, k, v), b.Colors[s].At(tr, k, v); p != q {
+					t.Fatalf("colour set %d, triangle %d corner %d: %v back, %v written", s, tr, k, q, p)
 				}
 			}
 			if a.Normals != nil && a.Normals.At(tr, k, v) != b.Normals.At(tr, k, v) {
@@ -170,6 +182,9 @@ func wrapOf(code int) int {
 func TestSurfaceRoundTrip(t *testing.T) {
 	r := surfaceRig(t)
 	got := writeRead(t, r)
+	if got.Mesh.NumPolys() != r.Mesh.NumPolys() || !slices.Equal(got.Mesh.PolyVerts, r.Mesh.PolyVerts) {
+		t.Errorf("%d faces back, %d written: the polygons were not kept", got.Mesh.NumPolys(), r.Mesh.NumPolys())
+	}
 	sameSurface(t, r.Mesh.Surface, got.Mesh.Surface, r.Mesh, false)
 	if p := got.Mesh.Surface.Images[0].Path; p != "tex/checker.png" {
 		t.Errorf("the .usda references the texture as %q, want the input's path", p)
@@ -287,4 +302,20 @@ func TestCesiumMan(t *testing.T) {
 		t.Errorf("%s: TinyUSDZ sees %d texture coordinates, materials %+v, images %+v; want %d and the %d×%d image decoded",
 			z.File, z.Meshes[0].Texcoords, z.Materials, z.Images, len(r.Mesh.Verts), cfg.Width, cfg.Height)
 	}
+}
+
+// TestTrianglesWhenCornersDisagree colours the tube's triangles apart
+// within each quad: a quad's face-vertex cannot hold two colours, so the
+// mesh is written as triangles, and the colours come back exactly.
+func TestTrianglesWhenCornersDisagree(t *testing.T) {
+	r := surfaceRig(t)
+	col := &r.Mesh.Surface.Colors[0]
+	for c := range col.Index {
+		col.Index[c] = int32(c / 3 % 2)
+	}
+	got := writeRead(t, r)
+	if got.Mesh.PolyStart != nil || len(got.Mesh.Tris) != len(r.Mesh.Tris) {
+		t.Fatalf("written as %d faces, want the %d triangles", got.Mesh.NumPolys(), len(r.Mesh.Tris))
+	}
+	sameSurface(t, r.Mesh.Surface, got.Mesh.Surface, r.Mesh, false)
 }
