@@ -25,6 +25,7 @@ type prim struct {
 	skinW   []rig.Influence // four largest; joint slots index the skin's joint list
 	allW    *influences     // every influence, when some vertex has more than four
 	looks   looks           // what the surface shows: UVs, normals, colours, material
+	name    string          // extras.name, as Write names a part
 }
 
 // primitives gathers every triangle primitive of the scene's mesh nodes.
@@ -164,6 +165,9 @@ func readPrim(doc *gltflib.Document, p *gltflib.Primitive, skin int) (prim, bool
 	}
 	if pr.looks, err = readLooks(doc, p, n); err != nil {
 		return pr, false, err
+	}
+	if ex, ok := p.Extras.(map[string]any); ok {
+		pr.name, _ = ex["name"].(string)
 	}
 	if skin >= 0 {
 		if pr.skinW, pr.allW, err = readSkinWeights(doc, p, n, len(doc.Skins[skin].Joints)); err != nil {

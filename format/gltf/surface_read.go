@@ -177,7 +177,10 @@ func readSurface(doc *gltflib.Document, prims []prim, global []linalg.Affine, nv
 	}
 	for _, p := range prims {
 		nd := doc.Nodes[p.node]
-		name := nd.Name
+		name := p.name // extras.name, as Write keeps a part's name
+		if name == "" {
+			name = nd.Name
+		}
 		if name == "" {
 			name = doc.Meshes[*nd.Mesh].Name
 		}

@@ -128,8 +128,8 @@ func sameSurface(t *testing.T, a, b *mesh.Surface, n int) {
 		}
 	}
 	for k := range a.Parts {
-		if a.Parts[k].Material != b.Parts[k].Material {
-			t.Fatalf("part %d: material %d back, %d written", k, b.Parts[k].Material, a.Parts[k].Material)
+		if a.Parts[k] != b.Parts[k] {
+			t.Fatalf("part %d: %+v back, %+v written", k, b.Parts[k], a.Parts[k])
 		}
 	}
 	if fmt.Sprint(a.TriPart) != fmt.Sprint(b.TriPart) {
@@ -219,7 +219,8 @@ func TestSurfaceCornersSplit(t *testing.T) {
 			}
 		}
 	}
-	if len(s.Parts) != 2 || s.Parts[0].Material != 0 || s.Parts[1].Material != 1 || fmt.Sprint(s.TriPart) != fmt.Sprint(tp) {
+	if len(s.Parts) != 2 || s.Parts[0] != (mesh.Part{Name: "top", Material: 0}) || s.Parts[1] != (mesh.Part{Name: "bottom", Material: 1}) ||
+		fmt.Sprint(s.TriPart) != fmt.Sprint(tp) {
 		t.Fatalf("parts %+v %v, want two with their materials", s.Parts, s.TriPart)
 	}
 	if s.Materials[0].Name != "red" || s.Materials[1].Name != "blue" || !reflect.DeepEqual(s.Materials[0].BaseColorTexture, red.BaseColorTexture) ||

@@ -167,8 +167,14 @@ func writeMesh(doc *gltflib.Document, r *rig.Rig) ([]*gltflib.Primitive, error) 
 			Mode:       gltflib.PrimitiveTriangles,
 		}
 		if parts[g] >= 0 {
-			if mat := m.Surface.Parts[parts[g]].Material; mat >= 0 {
-				p.Material = gltflib.Index(mat)
+			part := m.Surface.Parts[parts[g]]
+			if part.Material >= 0 {
+				p.Material = gltflib.Index(part.Material)
+			}
+			if part.Name != "" {
+				// glTF names meshes, not primitives: the part's (object's)
+				// name rides in extras, where ReadScene looks for it.
+				p.Extras = map[string]any{"name": part.Name}
 			}
 		}
 		prims = append(prims, p)
