@@ -16,6 +16,7 @@ func FuzzRead(f *testing.F) {
 	f.Add(encode(microRig(7400), 1))
 	f.Add(encode(microRig(7500), 3))
 	f.Add(encode(everyType(7400), 2))
+	f.Add(encode(microSurface(), 1))
 	f.Add([]byte(Magic + "\xe8\x1c\x00\x00"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		doc, err := Decode(data)

@@ -60,3 +60,17 @@ func TestLocalPath(t *testing.T) {
 		}
 	}
 }
+
+// TestMicroSurface: the fuzz seed with a surface reads its UV layer,
+// material and embedded texture.
+func TestMicroSurface(t *testing.T) {
+	sc := readTiny(t, microSurface(), 1, format.SceneOptions{})
+	s := sc.Mesh.Surface
+	if s == nil || len(s.UVs) != 1 || len(s.Materials) != 1 || len(s.Images) != 1 ||
+		s.Images[0].Path != "t.png" || string(s.Images[0].Data) != "\x89PNG" || s.Materials[0].BaseColorTexture == nil {
+		t.Fatalf("surface %v", s != nil)
+	}
+	if uv := s.UVs[0].At(0, 1, sc.Mesh.Tris[0][1]); uv != [2]float32{1, 0} {
+		t.Errorf("corner 2 UV %v, want (1, 0) (v flipped)", uv)
+	}
+}

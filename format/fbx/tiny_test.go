@@ -115,3 +115,24 @@ func microRig(version int) *Document {
 			c("OO", 7, 6), c("OO", 8, 7), c("OP", 8, 3, "Lcl Translation"), c("OP", 9, 8, "d|X")),
 	}}
 }
+
+// microSurface is microRig with a UV layer, a material layer and a
+// material with a texture, for fuzz seeds that reach the surface reader.
+func microSurface() *Document {
+	d := microRig(7400)
+	objs := d.Nodes[0]
+	geo := objs.Children[0]
+	geo.Children = append(geo.Children,
+		nd("LayerElementUV", ps(0), nd("MappingInformationType", ps("ByPolygonVertex")),
+			nd("ReferenceInformationType", ps("IndexToDirect")), nd("UV", ps([]float64{0, 0, 1, 1})), nd("UVIndex", ps([]int32{0, 1, 0}))),
+		nd("LayerElementMaterial", ps(0), nd("MappingInformationType", ps("AllSame")),
+			nd("ReferenceInformationType", ps("IndexToDirect")), nd("Materials", ps([]int32{0}))))
+	objs.Children = append(objs.Children,
+		nd("Material", ps(int64(10), "m", "")),
+		nd("Texture", ps(int64(11), "t", ""), nd("RelativeFilename", ps("t.png"))),
+		nd("Video", ps(int64(12), "v", "Clip"), nd("Content", []Property{{Type: 'R', Bytes: []byte("\x89PNG")}})))
+	conns := d.Nodes[1]
+	conns.Children = append(conns.Children, nd("C", ps("OO", int64(10), int64(2))), nd("C", ps("OP", int64(11), int64(10), "DiffuseColor")),
+		nd("C", ps("OO", int64(12), int64(11))))
+	return d
+}
