@@ -402,3 +402,36 @@ func TestSharedPrimitives(t *testing.T) {
 		t.Fatalf("back: %d vertices, parts %+v %v", len(back.Mesh.Verts), back.Mesh.Surface.Parts, back.Mesh.Surface.TriPart)
 	}
 }
+
+// TestWriteManySets: ten UV and ten colour sets write the first eight of
+// each (the interleaved stride stays within glTF's 252 bytes), and the
+// validator finds nothing.
+func TestWriteManySets(t *testing.T) {
+	r := testrig.Tube(t, 2, linalg.Vec3{})
+	r.Mesh = r.Mesh.Clone()
+	n := len(r.Mesh.Verts)
+	s := &mesh.Surface{}
+	for k := 0; k < 10; k++ {
+		uv := mesh.Attr[[2]float32]{Values: make([][2]float32, n)}
+		col := mesh.Attr[[4]float32]{Values: make([][4]float32, n)}
+		for i := range uv.Values {
+			uv.Values[i] = [2]float32{float32(k), float32(i)}
+			col.Values[i] = [4]float32{float32(k) / 10, 0, 0, 1}
+		}
+		s.UVs, s.Colors = append(s.UVs, uv), append(s.Colors, col)
+	}
+	r.Mesh.Surface = s
+	out := filepath.Join(t.TempDir(), "sets.glb")
+	if err := format.WriteFile(out, r, format.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	back, err := format.ReadScene(out, format.SceneOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := back.Mesh.Surface
+	if len(b.UVs) != 8 || len(b.Colors) != 8 || b.UVs[7].Values[3] != s.UVs[7].Values[3] {
+		t.Fatalf("%d UV and %d colour sets back", len(b.UVs), len(b.Colors))
+	}
+	validateClean(t, out)
+}

@@ -157,7 +157,8 @@ func partTris(m *mesh.Mesh, tris [][3]int) (groups [][][3]int, parts []int) {
 // writeMaterials adds the surface's materials, with the textures and
 // embedded images they use, as glTF materials of the same index. An image
 // without bytes, or in a format core glTF does not take (PNG and JPEG), is
-// left out with the texture references to it.
+// left out with the texture references to it, as is a texture on a UV set
+// past the ones written (maxSets).
 func writeMaterials(doc *gltflib.Document, s *mesh.Surface) {
 	if s == nil {
 		return
@@ -176,7 +177,7 @@ func writeMaterials(doc *gltflib.Document, s *mesh.Surface) {
 	samplers := map[mesh.Sampler]int{}
 	textures := map[[2]int]int{}
 	texture := func(t *mesh.TextureRef) (int, bool) {
-		if t == nil || image[t.Image] < 0 {
+		if t == nil || image[t.Image] < 0 || t.UVSet >= maxSets {
 			return 0, false
 		}
 		si := -1

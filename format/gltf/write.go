@@ -141,10 +141,10 @@ func writeMesh(doc *gltflib.Document, r *rig.Rig) ([]*gltflib.Primitive, error) 
 		{Name: gltflib.WEIGHTS_0, Data: wts},
 	}
 	if s := m.Surface; s != nil {
-		for k := range s.UVs {
+		for k := range s.UVs[:min(len(s.UVs), maxSets)] {
 			attrs = append(attrs, modeler.PrimitiveAttribute{Name: fmt.Sprintf("TEXCOORD_%d", k), Data: values(l, &s.UVs[k])})
 		}
-		for k := range s.Colors {
+		for k := range s.Colors[:min(len(s.Colors), maxSets)] {
 			col := values(l, &s.Colors[k])
 			for i := range col { // glTF colours lie in [0,1]
 				for c := range col[i] {
@@ -181,6 +181,11 @@ func writeMesh(doc *gltflib.Document, r *rig.Rig) ([]*gltflib.Primitive, error) 
 	}
 	return prims, nil
 }
+
+// maxSets bounds the UV and colour sets written: the attributes share one
+// interleaved buffer view, whose stride glTF caps at 252 bytes (8 UV sets
+// and 8 RGBA colour sets fit beside position, normal, joints and weights).
+const maxSets = 8
 
 // indices returns the triangles' vertex indices in the smallest unsigned
 // type that holds n vertices.
