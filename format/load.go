@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/meshrig/meshrig/internal/par"
+	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/rig"
 	"github.com/meshrig/meshrig/seq"
@@ -361,10 +362,12 @@ func (p part) loadFrames(rest *mesh.Mesh, opt LoadOptions) (*seq.Sequence, *rig.
 		}
 		s := seq.New(rest)
 		s.StartClip(p.name, fps)
+		s.Frames = make([]linalg.Vec3, 0, len(frames)*len(rest.Verts))
 		for k, fr := range frames {
 			if err := s.AddFrame(fr, fmt.Sprintf("%s#%d", filepath.Base(p.cache), first+k+1)); err != nil {
 				return nil, nil, nil, fmt.Errorf("%s: %w", p.cache, err)
 			}
+			frames[k] = nil // copied: the cache's own frame can go
 		}
 		if s.F() == 0 {
 			return nil, nil, nil, fmt.Errorf("%s: %w", p.cache, ErrNoFrames)
@@ -378,7 +381,28 @@ func (p part) loadFrames(rest *mesh.Mesh, opt LoadOptions) (*seq.Sequence, *rig.
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	meshes := make([]*mesh.Mesh, len(files))
+	// The rest pose (given, or the first frame's mesh) fixes the vertex
+	// count; then every frame is read in parallel straight into one array
+	// of positions, each mesh dropped once its positions are copied: the
+	// frames are held once, not as F meshes and then a sequence.
+	read := files
+	var first *mesh.Mesh
+	if rest == nil {
+		if first, err = ReadMesh(files[0]); err != nil {
+			return nil, nil, nil, err
+		}
+		rest = first
+		if f, _, _ := ByPath(files[0]); f != nil && f.MeshFS != nil {
+			// The rest pose brings its materials; frames only positions.
+			var side []string
+			if rest, side, err = ReadRestMesh(files[0]); err != nil {
+				return nil, nil, nil, err
+			}
+			read = append(files[:len(files):len(files)], side...)
+		}
+	}
+	n := len(rest.Verts)
+	frames := make([]linalg.Vec3, len(files)*n)
 	errs := make([]error, len(files))
 	var mu sync.Mutex
 	done := 0
@@ -388,7 +412,17 @@ func (p part) loadFrames(rest *mesh.Mesh, opt LoadOptions) (*seq.Sequence, *rig.
 				errs[i] = err
 				continue
 			}
-			meshes[i], errs[i] = ReadMesh(files[i])
+			m := first
+			if i > 0 || m == nil {
+				m, errs[i] = ReadMesh(files[i])
+			}
+			if errs[i] == nil {
+				if err := seq.SameFaces(rest, m); err != nil {
+					errs[i] = fmt.Errorf("frame %d (%s): %w", i+1, files[i], err)
+				} else {
+					copy(frames[i*n:(i+1)*n], m.Verts)
+				}
+			}
 			if opt.Progress != nil {
 				mu.Lock()
 				done++
@@ -405,24 +439,10 @@ func (p part) loadFrames(rest *mesh.Mesh, opt LoadOptions) (*seq.Sequence, *rig.
 			return nil, nil, nil, err
 		}
 	}
-	read := files
-	if rest == nil {
-		rest = meshes[0]
-		if f, _, _ := ByPath(files[0]); f != nil && f.MeshFS != nil {
-			// The rest pose brings its materials; frames only positions.
-			var side []string
-			if rest, side, err = ReadRestMesh(files[0]); err != nil {
-				return nil, nil, nil, err
-			}
-			read = append(files[:len(files):len(files)], side...)
-		}
-	}
 	s := seq.New(rest)
 	s.StartClip(p.name, fps)
-	for i, m := range meshes {
-		if err := s.AddMesh(m, files[i]); err != nil {
-			return nil, nil, nil, err
-		}
+	if err := s.AddFrames(frames, files); err != nil {
+		return nil, nil, nil, err
 	}
 	return s, nil, read, nil
 }

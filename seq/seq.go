@@ -74,6 +74,32 @@ func (s *Sequence) AddFrame(verts []linalg.Vec3, name string) error {
 	return nil
 }
 
+// AddFrames appends len(names) frames laid out as Frames is (frame k of
+// them at frames[k*N:(k+1)*N]) to the last clip, after AddFrame's
+// checks. A sequence with no frames yet keeps the slice itself, not a
+// copy, so a loader fills one array in place and holds the positions
+// once; the caller must not change frames afterwards.
+func (s *Sequence) AddFrames(frames []linalg.Vec3, names []string) error {
+	n := s.N()
+	if len(frames) != len(names)*n {
+		return fmt.Errorf("%d positions for %d frames of %d vertices", len(frames), len(names), n)
+	}
+	f0 := s.F()
+	for k, v := range frames {
+		if !v.IsFinite() {
+			return fmt.Errorf("frame %d (%s): vertex %d has a non-finite coordinate %v", f0+k/n+1, names[k/n], k%n+1, v)
+		}
+	}
+	if len(s.Frames) == 0 {
+		s.Frames = frames[:len(frames):len(frames)]
+	} else {
+		s.Frames = append(s.Frames, frames...)
+	}
+	s.FrameNames = append(s.FrameNames, names...)
+	s.Clips[len(s.Clips)-1].End = s.F()
+	return nil
+}
+
 // AddMesh appends m as a frame after also checking that its faces are the
 // rest pose's.
 func (s *Sequence) AddMesh(m *mesh.Mesh, name string) error {

@@ -10,11 +10,15 @@ import (
 // The result is F·nc, frame-major.
 func (p *Model) FitClusters(label []int32, nc int) []linalg.Affine {
 	m := make([]linalg.Affine, p.F*nc)
+	scratch := newFrameScratch()
 	par.For(p.F, 1, func(lo, hi int) {
+		buf := scratch.get()
+		defer func() { scratch.put(buf) }()
 		fits := make([]linalg.RigidFit, nc)
 		for f := lo; f < hi; f++ {
 			clear(fits)
-			fr := p.Frame(f)
+			fr := p.FrameInto(buf, f)
+			buf = fr
 			for i, l := range label {
 				if l >= 0 { // -1: dropped, awaiting reassignment
 					fits[l].Add(p.Rest[i], fr[i], 1)
@@ -33,11 +37,15 @@ func (p *Model) FitClusters(label []int32, nc int) []linalg.Affine {
 // point for frames the rigging did not see.
 func (p *Model) FitWeighted() []linalg.Affine {
 	m := make([]linalg.Affine, p.F*p.B)
+	scratch := newFrameScratch()
 	par.For(p.F, 1, func(lo, hi int) {
+		buf := scratch.get()
+		defer func() { scratch.put(buf) }()
 		fits := make([]linalg.RigidFit, p.B)
 		for f := lo; f < hi; f++ {
 			clear(fits)
-			fr := p.Frame(f)
+			fr := p.FrameInto(buf, f)
+			buf = fr
 			for i := 0; i < p.N; i++ {
 				for k := 0; k < MaxK; k++ {
 					if j := p.WB[i*MaxK+k]; j >= 0 {

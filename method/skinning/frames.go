@@ -28,9 +28,9 @@ func (p *Model) SampleFrames(k int) []int {
 			if other != nil {
 				o = other[i]
 			} else {
-				o = p.Frames[otherF*p.N+i]
+				o = p.Pos(otherF, i)
 			}
-			d += p.Frames[f*p.N+i].Sub(o).Norm2()
+			d += p.Pos(f, i).Sub(o).Norm2()
 		}
 		return d
 	}
@@ -63,12 +63,13 @@ func (p *Model) SampleFrames(k int) []int {
 }
 
 // Subset returns a problem over the given frames only, sharing the rest
-// pose and topology.
+// pose and topology; its frames are a copy (also of a View's).
 func (p *Model) Subset(frames []int) *Model {
 	q := &Model{N: p.N, F: len(frames), Rest: p.Rest, Top: p.Top}
-	q.Frames = make([]linalg.Vec3, 0, len(frames)*p.N)
-	for _, f := range frames {
-		q.Frames = append(q.Frames, p.Frame(f)...)
+	q.Frames = make([]linalg.Vec3, len(frames)*p.N)
+	for k, f := range frames {
+		dst := q.Frames[k*p.N : (k+1)*p.N]
+		copy(dst, p.FrameInto(dst, f))
 	}
 	return q
 }

@@ -102,7 +102,10 @@ func (p *Model) FitJoints(h *Hierarchy) {
 	d := make([]linalg.Mat3, p.F*nb)
 	t := make([]linalg.Vec3, p.F*nb)
 	ybar := make([]linalg.Vec3, p.F)
+	scratch := newFrameScratch()
 	par.For(p.F, 1, func(lo, hi int) {
+		buf := scratch.get()
+		defer func() { scratch.put(buf) }()
 		pb := make([]linalg.Vec3, nb)
 		for f := lo; f < hi; f++ {
 			mf := p.M[f*nb : (f+1)*nb]
@@ -111,7 +114,8 @@ func (p *Model) FitJoints(h *Hierarchy) {
 					d[f*nb+b] = mf[pb].M.Sub(mf[b].M)
 				}
 			}
-			fr := p.Frame(f)
+			fr := p.FrameInto(buf, f)
+			buf = fr
 			clear(pb)
 			var vs linalg.Vec3
 			for i, v := range fr {

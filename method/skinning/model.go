@@ -1,11 +1,13 @@
 package skinning
 
 import (
-	"github.com/meshrig/meshrig/internal/par"
 	"math"
+	"runtime"
 
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
+	"github.com/meshrig/meshrig/method"
+	"github.com/meshrig/meshrig/seq"
 )
 
 // Model is the state of an example-based rigging run, in unit-sphere
@@ -15,7 +17,9 @@ type Model struct {
 	N, F int
 	// Rest holds the N rest positions.
 	Rest []linalg.Vec3
-	// Frames holds F·N posed positions, vertex i of frame f at f*N+i.
+	// Frames holds F·N posed positions, vertex i of frame f at f*N+i;
+	// nil in a model made by View, which reads them from its sequence
+	// (Pos, FrameInto, Frame).
 	Frames []linalg.Vec3
 	// Top is the rest mesh's connectivity.
 	Top *mesh.Topology
@@ -30,32 +34,95 @@ type Model struct {
 	WB []int32
 	WW []float64
 
-	byVertex []linalg.Vec3 // Frames vertex-major (vertex i frame f at i*F+f), built on first use
+	src *frameSource // where a View reads its frames
 }
 
-// vertexMajor makes, once, a vertex-major copy of Frames, so per-vertex
-// loops over frames read memory in order. It is not safe to call from
-// several goroutines at once; NewPairSums calls it before the parallel
-// System calls that read the copy.
-func (p *Model) vertexMajor() {
-	if len(p.byVertex) == p.N*p.F {
-		return
+// frameSource is a sequence's frames as a View reads them: vertex i of
+// frame f is pos[f*n+of[i]] (pos[f*n+i] when of is nil), mapped into the
+// unit sphere by us when read.
+type frameSource struct {
+	pos []linalg.Vec3
+	n   int
+	of  []int32
+	us  method.UnitSphere
+}
+
+// View returns the model of s's vertices in the unit sphere us without
+// copying s's frames: they are mapped when read (the same numbers a copy
+// made by us.To holds), which saves 24 bytes per vertex and frame. s
+// must not change while the model is in use; Frames stays nil.
+func View(s *seq.Sequence, us method.UnitSphere) *Model {
+	return &Model{N: s.N(), F: s.F(), Rest: us.To(nil, s.Rest.Verts), src: &frameSource{pos: s.Frames, n: s.N(), us: us}}
+}
+
+// Pos returns vertex i at frame f.
+func (p *Model) Pos(f, i int) linalg.Vec3 {
+	src := p.src
+	if src == nil {
+		return p.Frames[f*p.N+i]
 	}
-	t := make([]linalg.Vec3, p.N*p.F)
-	par.For(p.N, 1024, func(lo, hi int) {
-		for i := lo; i < hi; i++ {
-			for f := 0; f < p.F; f++ {
-				t[i*p.F+f] = p.Frames[f*p.N+i]
-			}
+	if src.of != nil {
+		i = int(src.of[i])
+	}
+	return src.pos[f*src.n+i].Sub(src.us.Center).Scale(src.us.Scale)
+}
+
+// FrameInto returns the N positions of frame f: a view into Frames, or,
+// in a model made by View, dst filled with them (allocated when short).
+// Keep the result as the next call's dst to reuse it.
+func (p *Model) FrameInto(dst []linalg.Vec3, f int) []linalg.Vec3 {
+	src := p.src
+	if src == nil {
+		return p.Frames[f*p.N : (f+1)*p.N]
+	}
+	if cap(dst) < p.N {
+		dst = make([]linalg.Vec3, p.N)
+	}
+	dst = dst[:p.N]
+	fr := src.pos[f*src.n : (f+1)*src.n]
+	c, sc := src.us.Center, src.us.Scale
+	if src.of == nil {
+		for i := range dst {
+			dst[i] = fr[i].Sub(c).Scale(sc)
 		}
-	})
-	p.byVertex = t
+	} else {
+		for i, k := range src.of {
+			dst[i] = fr[k].Sub(c).Scale(sc)
+		}
+	}
+	return dst
+}
+
+// frameScratch holds the scratch frames of one parallel loop over the
+// frames of a View, one per worker at most, reused from chunk to chunk.
+type frameScratch chan []linalg.Vec3
+
+func newFrameScratch() frameScratch { return make(frameScratch, runtime.GOMAXPROCS(0)) }
+
+// get returns a scratch frame, or nil (FrameInto then allocates one).
+func (s frameScratch) get() []linalg.Vec3 {
+	select {
+	case b := <-s:
+		return b
+	default:
+		return nil
+	}
+}
+
+// put keeps b for the next chunk.
+func (s frameScratch) put(b []linalg.Vec3) {
+	select {
+	case s <- b:
+	default:
+	}
 }
 
 // MaxK is the most influences a vertex keeps.
 const MaxK = 4
 
-func (p *Model) Frame(f int) []linalg.Vec3 { return p.Frames[f*p.N : (f+1)*p.N] }
+// Frame returns the N positions of frame f: a view into Frames, or a new
+// slice in a model made by View (loops over frames use FrameInto).
+func (p *Model) Frame(f int) []linalg.Vec3 { return p.FrameInto(nil, f) }
 
 // SetRigidWeights gives every vertex all its weight on one bone.
 func (p *Model) SetRigidWeights(label []int32) {

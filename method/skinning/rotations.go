@@ -23,12 +23,16 @@ func (p *Model) FitRotations(h Hierarchy, sweeps int) float64 {
 	root := h.Order[0]
 	invN := 1 / float64(p.N)
 	sse := make([]float64, p.F)
+	scratch := newFrameScratch()
 	par.For(p.F, 1, func(lo, hi int) {
+		buf := scratch.get()
+		defer func() { scratch.put(buf) }()
 		rot := make([]linalg.Mat3, p.B)
 		v := make([]linalg.Mat3, p.B)
 		pos := make([]linalg.Vec3, p.B)
 		for f := lo; f < hi; f++ {
-			fr := p.Frame(f)
+			fr := p.FrameInto(buf, f)
+			buf = fr
 			mf := p.M[f*p.B : (f+1)*p.B]
 			var vsum linalg.Vec3
 			var vv float64

@@ -28,11 +28,15 @@ func (p *Model) UpdateTransforms(lambda float64, joints []Joint) float64 {
 	}
 	invN := 1 / float64(p.N)
 	sse := make([]float64, p.F)
+	scratch := newFrameScratch()
 	par.For(p.F, 1, func(lo, hi int) {
+		buf := scratch.get()
+		defer func() { scratch.put(buf) }()
 		vu := make([]linalg.Mat3, p.B) // V_j = Σ_i w_ij v_i u_iᵀ
 		vs := make([]linalg.Vec3, p.B) // v̄_j = Σ_i w_ij v_i
 		for f := lo; f < hi; f++ {
-			fr := p.Frame(f)
+			fr := p.FrameInto(buf, f)
+			buf = fr
 			clear(vu)
 			clear(vs)
 			var vv float64
@@ -86,10 +90,14 @@ func (p *Model) UpdateTransforms(lambda float64, joints []Joint) float64 {
 // SSE returns Σ_f Σ_i |reconstruction − input|², the unnormalized data
 // term of Eq. 3b, summed in a fixed order.
 func (p *Model) SSE() float64 {
+	scratch := newFrameScratch()
 	return par.Sum(p.F, 1, func(lo, hi int) float64 {
+		buf := scratch.get()
+		defer func() { scratch.put(buf) }()
 		var s float64
 		for f := lo; f < hi; f++ {
-			fr := p.Frame(f)
+			fr := p.FrameInto(buf, f)
+			buf = fr
 			for i := 0; i < p.N; i++ {
 				s += p.Reconstruct(i, f).Sub(fr[i]).Norm2()
 			}

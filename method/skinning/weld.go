@@ -14,9 +14,10 @@ import (
 // itself with s's own topology, s.Rest and a nil weld (the input's
 // triangles stay, even those with a repeated corner); otherwise the
 // model of the welded mesh, that mesh in s's units (each welded vertex
-// where its first copy is) and the weld.
+// where its first copy is) and the weld. When full is a View the welded
+// model is one too, reading the same frames through the first copies.
 func WeldSeams(s *seq.Sequence, full *Model) (*Model, *mesh.Mesh, *weld.Result) {
-	w := weld.Seams(full.Rest, full.Frames, s.Rest.Tris, full.F, weld.Tolerance, weld.Tear)
+	w := weld.SeamsOf(full.Rest, full.Pos, s.Rest.Tris, full.F, weld.Tolerance, weld.Tear)
 	if w.Merged() == 0 {
 		full.Top = mesh.NewTopology(s.Rest)
 		return full, s.Rest, nil
@@ -25,7 +26,25 @@ func WeldSeams(s *seq.Sequence, full *Model) (*Model, *mesh.Mesh, *weld.Result) 
 	for v, i := range w.First {
 		rest.Verts[v] = s.Rest.Verts[i]
 	}
-	m := &Model{N: len(w.Rest), F: full.F, Rest: w.Rest, Frames: w.Frames, Top: mesh.NewTopology(rest)}
+	m := &Model{N: len(w.Rest), F: full.F, Rest: w.Rest, Top: mesh.NewTopology(rest)}
+	if src := full.src; src != nil {
+		// A View of full's source through the first copies.
+		of := w.First
+		if src.of != nil {
+			of = make([]int32, len(w.First))
+			for v, i := range w.First {
+				of[v] = src.of[i]
+			}
+		}
+		m.src = &frameSource{pos: src.pos, n: src.n, of: of, us: src.us}
+	} else {
+		m.Frames = make([]linalg.Vec3, full.F*m.N)
+		for v, i := range w.First {
+			for f := 0; f < full.F; f++ {
+				m.Frames[f*m.N+v] = full.Frames[f*full.N+int(i)]
+			}
+		}
+	}
 	return m, rest, &w
 }
 

@@ -36,7 +36,9 @@ func (w *Result) Merged() int { return len(w.Of) - len(w.Rest) }
 // their first copies, so an input with no coincident vertices comes back
 // as it is (but for triangles with a repeated corner).
 func Weld(rest, frames []linalg.Vec3, tris [][3]int, f int, tol, tear float64) Result {
-	return weld(rest, frames, tris, f, tol, tear, nil)
+	w := weld(rest, framePos(frames, len(rest)), tris, f, tol, tear, nil)
+	w.gather(frames, len(rest), f)
+	return w
 }
 
 // Seams is Weld restricted to vertices on the mesh's boundary (on an edge
@@ -45,7 +47,33 @@ func Weld(rest, frames []linalg.Vec3, tris [][3]int, f int, tol, tear float64) R
 // sheets touching at a point) are left apart, so a mesh with no cut comes
 // back as it is.
 func Seams(rest, frames []linalg.Vec3, tris [][3]int, f int, tol, tear float64) Result {
-	return weld(rest, frames, tris, f, tol, tear, boundary(len(rest), tris))
+	w := weld(rest, framePos(frames, len(rest)), tris, f, tol, tear, boundary(len(rest), tris))
+	w.gather(frames, len(rest), f)
+	return w
+}
+
+// SeamsOf is Seams for frames read through pos (vertex i of frame k),
+// and returns no Frames: for a caller that reads the welded vertices'
+// positions through First rather than hold a copy of every frame.
+func SeamsOf(rest []linalg.Vec3, pos func(k, i int) linalg.Vec3, tris [][3]int, f int, tol, tear float64) Result {
+	return weld(rest, pos, tris, f, tol, tear, boundary(len(rest), tris))
+}
+
+// framePos reads frame-major positions of n vertices.
+func framePos(frames []linalg.Vec3, n int) func(k, i int) linalg.Vec3 {
+	return func(k, i int) linalg.Vec3 { return frames[k*n+i] }
+}
+
+// gather sets w.Frames: the f frames of the welded vertices, each its
+// first copy's positions in frames (frame-major, n vertices).
+func (w *Result) gather(frames []linalg.Vec3, n, f int) {
+	nw := len(w.First)
+	w.Frames = make([]linalg.Vec3, f*nw)
+	for v, i := range w.First {
+		for k := 0; k < f; k++ {
+			w.Frames[k*nw+v] = frames[k*n+int(i)]
+		}
+	}
 }
 
 // boundary marks the vertices on an edge that one triangle alone uses.
@@ -67,7 +95,7 @@ func boundary(n int, tris [][3]int) []bool {
 }
 
 // weld is Weld for the vertices marked in only (every vertex when nil).
-func weld(rest, frames []linalg.Vec3, tris [][3]int, f int, tol, tear float64, only []bool) Result {
+func weld(rest []linalg.Vec3, pos func(k, i int) linalg.Vec3, tris [][3]int, f int, tol, tear float64, only []bool) Result {
 	n := len(rest)
 	type cell [3]int64
 	at := func(p linalg.Vec3) cell {
@@ -78,7 +106,7 @@ func weld(rest, frames []linalg.Vec3, tris [][3]int, f int, tol, tear float64, o
 			return false
 		}
 		for k := 0; k < f; k++ {
-			if frames[k*n+i].Dist(frames[k*n+j]) > tear {
+			if pos(k, i).Dist(pos(k, j)) > tear {
 				return false
 			}
 		}
@@ -119,12 +147,8 @@ func weld(rest, frames []linalg.Vec3, tris [][3]int, f int, tol, tear float64, o
 	}
 	nw := len(w.First)
 	w.Rest = make([]linalg.Vec3, nw)
-	w.Frames = make([]linalg.Vec3, f*nw)
 	for v, i := range w.First {
 		w.Rest[v] = rest[i]
-		for k := 0; k < f; k++ {
-			w.Frames[k*nw+v] = frames[k*n+int(i)]
-		}
 	}
 	for _, t := range tris {
 		a, b, c := int(w.Of[t[0]]), int(w.Of[t[1]]), int(w.Of[t[2]])
