@@ -169,6 +169,23 @@ func (s *session) wait(what, cond string, timeout time.Duration) {
 	}
 }
 
+// expectError drops the page errors containing substr (at least one must).
+func (s *session) expectError(substr string) {
+	s.t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var kept []string
+	for _, e := range s.errors {
+		if !strings.Contains(e, substr) {
+			kept = append(kept, e)
+		}
+	}
+	if len(kept) == len(s.errors) {
+		s.t.Errorf("the page reported no error with %q", substr)
+	}
+	s.errors = kept
+}
+
 func (s *session) checkErrors() {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"image"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -252,6 +253,33 @@ func TestBrowserTools(t *testing.T) {
 	if !st.Dirty || !eval[bool](s, `!document.getElementById('dirty').hidden`) {
 		t.Error("edited and unsaved, but no unsaved marker")
 	}
+
+	// Refusals show as an error and leave the rig as it was: removing the
+	// root (refused by the page), reparenting a joint under its own child
+	// (refused by the server, whose message is shown).
+	v := st.Version
+	s.clickJoint(`j.parent < 0`)
+	s.do(chromedp.KeyEvent(kb.Delete))
+	s.wait("the root refused", `document.getElementById('toast').classList.contains('error')`, 5*time.Second)
+	if msg := eval[string](s, `document.getElementById('toast').textContent`); !strings.Contains(msg, "root") {
+		t.Errorf("removing the root: the page says %q", msg)
+	}
+	parent := s.clickJoint(`j.parent >= 0 && meshrig.state().joints.some((c) => c.parent === i)`)
+	child := -1
+	for i, jt := range s.serverState().Joints {
+		if jt.Parent == parent {
+			child = i
+		}
+	}
+	s.do(chromedp.Click(chromedp.ID("reparent")))
+	cp := eval[point](s, fmt.Sprintf(`meshrig.jointScreen(%d)`, child))
+	s.do(chromedp.MouseClickXY(cp.X, cp.Y))
+	s.wait("the cycle refused", `(meshrig.state().ui.lastError || '').length > 0 && !/root/.test(meshrig.state().ui.lastError)`, 10*time.Second)
+	t.Logf("reparenting joint %d under its child %d: %q", parent, child, eval[string](s, `meshrig.state().ui.lastError`))
+	if st := s.serverState(); st.Version != v || eval[int](s, `meshrig.state().version`) != v {
+		t.Errorf("a refused edit changed the rig: version %d → %d", v, st.Version)
+	}
+	s.expectError("status of 400") // the browser logs the refused request
 
 	// ? opens the help with the shortcuts listed, Esc closes it.
 	s.do(chromedp.KeyEvent("?"))
