@@ -17,6 +17,7 @@ type evalOptions struct {
 	perFrame bool
 	report   string
 	truth    string
+	rigClip  string
 	load     loadFlags
 }
 
@@ -40,7 +41,8 @@ translations).`,
 		Example: `  meshrig eval out.glb horse-gallop/
   meshrig eval out.glb walk/ --json
   meshrig eval out.glb CesiumMan.glb          # joint error against the file's own skeleton
-  meshrig eval Decomposition_20.fbx Bone_Anim.abc   # a peer's FBX result against its input`,
+  meshrig eval Decomposition_20.fbx Bone_Anim.abc   # a peer's FBX result against its input
+  meshrig eval Optimized.fbx Bone_Anim.abc --rig-clip demBones`,
 		Args: cobra.MinimumNArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.load.check(); err != nil {
@@ -85,6 +87,7 @@ translations).`,
 	cmd.Flags().BoolVar(&o.perFrame, "per-frame", false, "also print every frame's RMSE%")
 	cmd.Flags().StringVar(&o.report, "report", "", "also write the JSON report to this file (- for standard output)")
 	cmd.Flags().StringVar(&o.truth, "truth", "", "ground-truth skeleton for joint error%: a glTF rig or a libigl .tgf")
+	cmd.Flags().StringVar(&o.rigClip, "rig-clip", "", "measure only this clip (animation) of RIG, as for a file that also keeps the clip it started from")
 	o.load.add(cmd)
 	return cmd
 }
@@ -92,7 +95,7 @@ translations).`,
 // runEval reads the rig and the inputs, recording every file read on
 // plan, and measures the rig against the inputs.
 func runEval(ctx context.Context, g *globals, o *evalOptions, plan *safefile.Plan, rigPath string, inputs []string) (metric.Report, error) {
-	sc, err := format.ReadScene(rigPath, format.SceneOptions{})
+	sc, err := format.ReadScene(rigPath, format.SceneOptions{Clip: o.rigClip})
 	if err != nil {
 		return metric.Report{}, err
 	}

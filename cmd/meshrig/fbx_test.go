@@ -105,6 +105,18 @@ func TestFBXAgainstAlembic(t *testing.T) {
 		}
 		t.Logf("%s: playback RMSE%% %.4f, rig %.4f", tc.file, playback, rig)
 	}
+	// Optimized.fbx keeps Bone_All's clip beside Dem Bones' optimised one:
+	// --rig-clip measures the latter, and the optimisation lowered the
+	// error.
+	before, _ := evalJSON(t, shareddata.Path(t, "dembones/Bone_All.fbx"), abc)
+	after, _ := evalJSON(t, shareddata.Path(t, "dembones/Optimized.fbx"), abc, "--rig-clip", "demBones")
+	if !(after < before) {
+		t.Errorf("Optimized.fbx (demBones) RMSE%% %.4f, not below Bone_All.fbx's %.4f", after, before)
+	}
+	t.Logf("Bone_All.fbx RMSE%% %.4f, Optimized.fbx (demBones) %.4f", before, after)
+	if _, err := run(t, "eval", shareddata.Path(t, "dembones/Optimized.fbx"), abc, "--rig-clip", "nope"); err == nil {
+		t.Error("--rig-clip of a clip the file lacks was taken")
+	}
 	geom := shareddata.Path(t, "dembones/Bone_Geom.fbx")
 	rest, err := format.ReadMesh(geom)
 	if err != nil {
