@@ -24,6 +24,7 @@ type rigOptions struct {
 	report     string
 	method     string
 	bones      int
+	bonesGiven func() bool // whether --bones was on the command line
 	initBones  int
 	iterations int
 	maxInf     int
@@ -109,12 +110,22 @@ func (o *rigOptions) addFlags(f *pflag.FlagSet) {
 	f.Float64Var(&o.tolerance, "tolerance", 0, "face-clustering: stop merging above this RMS fit error, % of the diagonal (default 0.6; ignored with --bones)")
 	f.IntVar(&o.lloyd, "lloyd", 0, "face-clustering: Lloyd refinement passes (0 to 100)")
 	f.BoolVar(&o.areaVotes, "area-weighted", false, "face-clustering: weigh skeleton connectivity votes by vertex area")
-	f.IntVar(&o.bones, "bones", 0, fmt.Sprintf("at most this many bones, 1 to %d (default: as many as the motion needs)", maxBones))
+	f.IntVar(&o.bones, "bones", 0, fmt.Sprintf("this many bones, 1 to %d (ledeng: fewer only when the motion has fewer moving parts; spectral: at most; default: as many as the motion needs)", maxBones))
+	o.bonesGiven = func() bool { return f.Changed("bones") }
 	f.IntVar(&o.initBones, "init-bones", 32, fmt.Sprintf("over-estimated bone count of the initialization, 2 to %d", maxBones))
 	f.IntVar(&o.iterations, "iterations", 20, "rigging iterations, 1 to 1000")
 	f.IntVar(&o.maxInf, "max-influences", 4, "most joints per vertex (1–4)")
 	f.Uint64Var(&o.seed, "seed", 1, "seed for any randomized step")
 	f.StringVar(&o.skeleton, "skeleton", "tree", "tree (a joint hierarchy) or none (free bones, no joints)")
+}
+
+// bonesFlag checks --bones: 1 to maxBones when given (0 is refused, not
+// read as the automatic count, which is what leaving the flag out gives).
+func bonesFlag(given func() bool, v int) error {
+	if given != nil && given() && v == 0 {
+		return fmt.Errorf("--bones 0: want 1 to %d (leave --bones out for the automatic count)", maxBones)
+	}
+	return intOrZero("--bones", v, 1, maxBones)
 }
 
 // maxBones bounds --bones and --init-bones: far past any character's
@@ -146,7 +157,7 @@ func (o *rigOptions) check() error {
 	}
 	return firstErr(
 		intIn("--max-influences", o.maxInf, 1, 4),
-		intOrZero("--bones", o.bones, 1, maxBones),
+		bonesFlag(o.bonesGiven, o.bones),
 		intIn("--init-bones", o.initBones, 2, maxBones),
 		intIn("--iterations", o.iterations, 1, 1000),
 		intIn("--lloyd", o.lloyd, 0, 100),

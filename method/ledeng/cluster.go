@@ -27,49 +27,58 @@ func (p *problem) vertexError(i int, mt []linalg.Affine) float64 {
 	u := p.Rest[i]
 	var e float64
 	for f := 0; f < p.F; f++ {
-		e += mt[f].Apply(u).Sub(p.Frames[f*p.N+i]).Norm2()
+		e += mt[f].Apply(u).Sub(p.Pos(f, i)).Norm2()
 	}
 	return e
 }
 
-// trajectories holds, per vertex, the products the E-step needs so that
+// trajectories gives, per vertex, the products the E-step needs so that
 // a vertex's error under a cluster is one dot product: with
 //
 //	Σ_f |R_f u + T_f − v_f|² = Σ_f (|u|² + |T_f|² + |v_f|²) + 2u·Σ_f R_fᵀT_f
 //	                           − 2 Σ_f (v_fᵀ R_f u + v_f·T_f),
 //
 // the last sum is x_i·y_j for the 12F-vectors x_i = (v_f uᵀ, v_f)_f and
-// y_j = (R_f, T_f)_f.
+// y_j = (R_f, T_f)_f. The x_i are built when used (vec), a few at a time
+// per worker: stored, they cost 96 bytes per vertex and frame, four times
+// the frames themselves.
 type trajectories struct {
+	p    *problem
 	dim  int
-	x    []float64 // N·dim
 	self []float64 // Σ_f |v_f|² + F|u|² per vertex
 }
 
 func (p *problem) trajectories() *trajectories {
-	t := &trajectories{dim: 12 * p.F}
-	t.x = make([]float64, p.N*t.dim)
+	t := &trajectories{p: p, dim: 12 * p.F}
 	t.self = make([]float64, p.N)
 	par.For(p.N, 256, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			u := p.Rest[i]
-			x := t.x[i*t.dim : (i+1)*t.dim]
 			s := float64(p.F) * u.Norm2()
 			for f := 0; f < p.F; f++ {
-				v := p.Frames[f*p.N+i]
-				s += v.Norm2()
-				o := x[12*f : 12*f+12]
-				for a := 0; a < 3; a++ {
-					o[3*a] = v[a] * u[0]
-					o[3*a+1] = v[a] * u[1]
-					o[3*a+2] = v[a] * u[2]
-					o[9+a] = v[a]
-				}
+				s += p.Pos(f, i).Norm2()
 			}
 			t.self[i] = s
 		}
 	})
 	return t
+}
+
+// vec writes x_i into x (length dim) and returns it.
+func (t *trajectories) vec(i int, x []float64) []float64 {
+	p := t.p
+	u := p.Rest[i]
+	for f := 0; f < p.F; f++ {
+		v := p.Pos(f, i)
+		o := x[12*f : 12*f+12]
+		for a := 0; a < 3; a++ {
+			o[3*a] = v[a] * u[0]
+			o[3*a+1] = v[a] * u[1]
+			o[3*a+2] = v[a] * u[2]
+			o[9+a] = v[a]
+		}
+	}
+	return x
 }
 
 // clusterVectors returns, per cluster, y_j (12F), the constant
@@ -110,12 +119,13 @@ func (t *trajectories) fit(p *problem, label []int32, nc int) []linalg.Affine {
 	parts := make([]part, (p.N+grain-1)/grain)
 	par.For(p.N, grain, func(lo, hi int) {
 		pt := part{make([]float64, nc*dim), make([]linalg.Vec3, nc), make([]float64, nc)}
+		x := make([]float64, dim)
 		for i := lo; i < hi; i++ {
 			l := label[i]
 			if l < 0 { // dropped, awaiting reassignment
 				continue
 			}
-			floats.Add(pt.x[int(l)*dim:(int(l)+1)*dim], t.x[i*dim:(i+1)*dim])
+			floats.Add(pt.x[int(l)*dim:(int(l)+1)*dim], t.vec(i, x))
 			pt.u[l] = pt.u[l].Add(p.Rest[i])
 			pt.n[l]++
 		}
@@ -159,10 +169,11 @@ func newClusterFit(m []linalg.Affine, f, nc int) clusterFit {
 }
 
 // err returns Σ_f |M_j^f u_i − v_i^f|² by one dot product (never below 0:
-// the expansion may round there for an exact fit).
-func (t *trajectories) err(p *problem, i int, cf clusterFit, j int) float64 {
+// the expansion may round there for an exact fit); x is scratch of length
+// dim.
+func (t *trajectories) err(p *problem, i int, cf clusterFit, j int, x []float64) float64 {
 	dim := t.dim
-	dot := floats.Dot(t.x[i*dim:(i+1)*dim], cf.y[j*dim:(j+1)*dim])
+	dot := floats.Dot(t.vec(i, x), cf.y[j*dim:(j+1)*dim])
 	return max(0, t.self[i]+cf.c[j]+2*p.Rest[i].Dot(cf.g[j])-2*dot)
 }
 
@@ -174,8 +185,9 @@ func (p *problem) assign(t *trajectories, label []int32, m []linalg.Affine, nc i
 	dim := t.dim
 	changed := make([]int, (p.N+1023)/1024)
 	par.For(p.N, 1024, func(lo, hi int) {
+		buf := make([]float64, dim)
 		for i := lo; i < hi; i++ {
-			x := t.x[i*dim : (i+1)*dim]
+			x := t.vec(i, buf)
 			u := p.Rest[i]
 			best, bestE := label[i], math.Inf(1)
 			for j := 0; j < nc; j++ {
@@ -287,8 +299,9 @@ func (p *problem) clusterLBG(ctx context.Context, target int, progress func(done
 		// needed to reach target (all of them while doubling fits).
 		cf := newClusterFit(m, p.F, nc)
 		par.For(p.N, 1024, func(lo, hi int) {
+			x := make([]float64, traj.dim)
 			for i := lo; i < hi; i++ {
-				verr[i] = traj.err(p, i, cf, int(label[i]))
+				verr[i] = traj.err(p, i, cf, int(label[i]), x)
 			}
 		})
 		errs := make([]float64, nc)

@@ -29,7 +29,7 @@ func (p *problem) rigidness() []float64 {
 				rest := p.Rest[i].Dist(p.Rest[k])
 				var v float64
 				for f := 0; f < p.F; f++ {
-					d := p.Frames[f*p.N+i].Dist(p.Frames[f*p.N+k]) - rest
+					d := p.Pos(f, i).Dist(p.Pos(f, k)) - rest
 					v += d * d
 				}
 				d := 1 / math.Max(math.Sqrt(v/float64(p.F)), floor)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"sort"
 
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
@@ -45,7 +46,9 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 		return nil, err
 	}
 	us := method.NewUnitSphere(s.Rest.Verts)
-	full := &skinning.Model{N: s.N(), F: s.F(), Rest: us.To(nil, s.Rest.Verts), Frames: us.To(nil, s.Frames)}
+	// The model of s reads s's frames, mapped into the unit sphere, as it
+	// goes: no copy of them.
+	full := skinning.View(s, us)
 	// p is the welded model every step works on; the rig is carried to
 	// the input's vertices (full) at the end.
 	m, _, w := skinning.WeldSeams(s, full)
@@ -66,6 +69,9 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 	joints, err := q.findBones(ctx, opt)
 	if err != nil {
 		return nil, err
+	}
+	if opt.Bones > 0 && q.B < opt.Bones {
+		opt.Notes.Add(fmt.Sprintf("ledeng: %d bones, not the %d asked for: the clustering finds no more independently moving parts in the motion", q.B, opt.Bones))
 	}
 	lap := p.rigidness()
 	sweeps := smoothingSweeps(p.N)
@@ -141,12 +147,10 @@ func (p *problem) findBones(ctx context.Context, opt Options) ([]skinning.Joint,
 	report := func(stage string) func(done, total int) {
 		return func(done, total int) { opt.Progress.Report(stage, done, total) }
 	}
-	label, nc, err := p.clusterLBG(ctx, opt.InitBones, report("clustering"))
+	bone, nb, err := p.initialBones(ctx, opt, report("clustering"))
 	if err != nil {
 		return nil, err
 	}
-	minSize := max(1, int(math.Ceil(0.001*float64(p.N))))
-	bone, nb := p.patches(label, nc, minSize)
 	p.B = nb
 	p.M = p.FitClusters(bone, nb)
 	p.SetRigidWeights(bone)
@@ -167,7 +171,6 @@ func (p *problem) findBones(ctx context.Context, opt Options) ([]skinning.Joint,
 	if !opt.Free {
 		joints = p.topology()
 	}
-	decomposed := p.SSE() // pruning weighs the skeleton's error against it
 
 	// §6 Iterative rigging.
 	ws.k = opt.MaxInfluences
@@ -176,7 +179,7 @@ func (p *problem) findBones(ctx context.Context, opt Options) ([]skinning.Joint,
 	sweeps := smoothingSweeps(p.N)
 	lambda := 1.0
 	prev := math.Inf(1)
-	pr := p.newPruner(opt.Prune, decomposed)
+	pr := p.newPruner(opt.Prune)
 	for it, total := 0, 0; it < opt.Iterations && total < maxTotalIterations; total++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -195,9 +198,18 @@ func (p *problem) findBones(ctx context.Context, opt Options) ([]skinning.Joint,
 				drop[j] = drop[j] || d
 			}
 		}
+		if opt.Bones > 0 {
+			p.keepAtLeast(drop, opt.Bones)
+		}
 		stop := false
 		switch {
 		case anyTrue(drop) || p.B == 1:
+		case opt.Bones > 0:
+			if p.B > opt.Bones {
+				// Above the count asked for: the bone the others can best
+				// do without.
+				drop[cheapest(ws.removalCost())] = true
+			}
 		case opt.MaxBones > 0 && p.B > opt.MaxBones:
 			// Over the cap: the bone the others can best do without.
 			drop[cheapest(ws.removalCost())] = true
@@ -238,6 +250,56 @@ func (p *problem) findBones(ctx context.Context, opt Options) ([]skinning.Joint,
 	return joints, nil
 }
 
+// initialBones runs the initialization (§4): LBG clustering into
+// opt.InitBones clusters, then one bone per connected patch. With
+// opt.Bones set it asks for at least 1.25·Bones clusters and, while the
+// patches fall short of Bones and the clustering did reach its target
+// (the motion may have more parts), asks again for half as many more,
+// up to twice. It returns every vertex's bone and the bone count.
+func (p *problem) initialBones(ctx context.Context, opt Options, progress func(done, total int)) ([]int32, int, error) {
+	target := opt.InitBones
+	if opt.Bones > 0 {
+		target = max(target, int(math.Ceil(1.25*float64(opt.Bones))))
+	}
+	minSize := max(1, int(math.Ceil(0.001*float64(p.N))))
+	for try := 0; ; try++ {
+		label, nc, err := p.clusterLBG(ctx, target, progress)
+		if err != nil {
+			return nil, 0, err
+		}
+		bone, nb := p.patches(label, nc, minSize)
+		if nb >= opt.Bones || nc < target || try == 2 || target >= p.N/minSize {
+			return bone, nb, nil
+		}
+		target += (target + 1) / 2
+	}
+}
+
+// keepAtLeast clears marks of drop so that at least keep bones stay: the
+// marked bones of least mass (Eq. 11's Σ_i w_ij²) go first. A bone that
+// moves no vertex at all always goes: it is no bone of the rig.
+func (p *problem) keepAtLeast(drop []bool, keep int) {
+	mass := p.BoneMass()
+	var marked []int
+	empty := 0
+	for j, d := range drop {
+		switch {
+		case d && mass[j] == 0:
+			empty++
+		case d:
+			marked = append(marked, j)
+		}
+	}
+	allowed := max(0, p.B-empty-keep)
+	if len(marked) <= allowed {
+		return
+	}
+	sort.SliceStable(marked, func(a, b int) bool { return mass[marked[a]] < mass[marked[b]] })
+	for _, j := range marked[allowed:] {
+		drop[j] = false
+	}
+}
+
 // rigidMotion reports whether one rigid transform per frame reproduces the
 // whole animation to within 1e-6 of the unit sphere (RMS): a static or
 // rigidly moving input, which needs one bone.
@@ -245,8 +307,9 @@ func (p *problem) rigidMotion() bool {
 	label := make([]int32, p.N)
 	m := p.FitClusters(label, 1)
 	var e float64
+	var fr []linalg.Vec3
 	for f := 0; f < p.F; f++ {
-		fr := p.Frame(f)
+		fr = p.FrameInto(fr, f)
 		for i, u := range p.Rest {
 			e += m[f].Apply(u).Sub(fr[i]).Norm2()
 		}

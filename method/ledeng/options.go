@@ -7,8 +7,16 @@ import (
 // Options controls the method. The zero value gives the paper's defaults.
 type Options struct {
 	// InitBones is the over-estimated cluster count of the initialization
-	// (§4). Default 32.
+	// (§4). Default 32; with Bones set, at least 1.25·Bones (rounded up).
 	InitBones int
+	// Bones, when positive, is the bone count asked for: the
+	// initialization makes at least 1.25·Bones clusters, no pruning (Eq.
+	// 11, joints that never bend, the allowance) goes below Bones, and
+	// bones above it are removed the cheapest first (removalCost). The
+	// rig has fewer only when the clustering finds fewer independently
+	// moving parts; a Note then says so. 0 (the default) lets the motion
+	// decide the count (see Prune). Bones overrides MaxBones.
+	Bones int
 	// MaxBones caps the final bone count: after pruning, the weakest bones
 	// are removed until at most MaxBones remain. 0 means no cap.
 	MaxBones int
@@ -26,14 +34,18 @@ type Options struct {
 	// SampleFrames is how many frames, spread over the motion, the
 	// skeleton is found on; the final fit uses every frame. Default 40.
 	SampleFrames int
-	// Prune removes, beyond the redundant bones of Eq. 11, the bones the
-	// others can best do without (their neighbours take over their
-	// vertices), a few at a time, while the reconstruction error stays
-	// within this fraction above the lowest error reached with more bones
-	// — or under twice the RMS error of the skeleton-free decomposition
-	// (§5), or under 0.18% of the bounding diagonal, whichever allows
-	// most. When the error leaves that allowance for good, the last rig
-	// within it is kept (see pruner.go). Default 0.2; negative disables.
+	// Prune is the automatic count's stopping rule (Bones 0): beyond the
+	// redundant bones of Eq. 11, the bones the others can best do without
+	// (their neighbours take over their vertices) go, a few at a time,
+	// while each bone removed raises the reconstruction error by less
+	// than this fraction of it or by less than a fixed amount per vertex
+	// and frame (boneWorth, in pruner.go), whichever allows more — or
+	// while the error stays under 0.18% of the bounding diagonal. Both
+	// are measured on the motion's error curve at the current count, so
+	// the count does not depend on InitBones (once InitBones is above
+	// it). When the error leaves that allowance for good, the last rig
+	// within it is kept (see pruner.go). Default 0.04; negative
+	// disables.
 	Prune float64
 	// Free skips the skeleton: plain skinning decomposition, one free rigid
 	// transform per bone per frame (rig.NewFree form). Without joints every
@@ -64,7 +76,7 @@ func (o Options) withDefaults() Options {
 		o.Smoothness = 1e-3
 	}
 	if o.Prune == 0 {
-		o.Prune = 0.2
+		o.Prune = 0.05
 	}
 	if o.SampleFrames <= 0 {
 		o.SampleFrames = 40

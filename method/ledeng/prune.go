@@ -90,7 +90,7 @@ func (p *problem) bestBone(i int) int32 {
 	for j := 0; j < p.B; j++ {
 		var e float64
 		for f := 0; f < p.F; f++ {
-			e += p.M[f*p.B+j].Apply(u).Sub(p.Frames[f*p.N+i]).Norm2()
+			e += p.M[f*p.B+j].Apply(u).Sub(p.Pos(f, i)).Norm2()
 		}
 		if e < be {
 			best, be = int32(j), e

@@ -71,7 +71,7 @@ func TestRemovalCost(t *testing.T) {
 
 func TestPrunerJudgesAndGoesBack(t *testing.T) {
 	p := twinTube(t)
-	pr := p.newPruner(0.2, 0)
+	pr := p.newPruner(0.04)
 	n := float64(p.F * p.N)
 	if got, want := pr.floor, n*exactRMS*exactRMS; got != want {
 		t.Fatalf("floor %v, want %v (exactRMS)", got, want)
@@ -81,12 +81,27 @@ func TestPrunerJudgesAndGoesBack(t *testing.T) {
 		t.Fatal("the first state must be accepted")
 	}
 	saved := p.B
-	// Within (1+0.2)·best: accepted, and the new reference.
-	if !pr.judge(p, 1.1*big, nil) || pr.good.b != saved {
+	// One bone fewer, the error 3% higher: within 4% per bone, kept.
+	p.B--
+	if !pr.judge(p, 1.03*big, nil) || pr.good.b != saved-1 {
 		t.Fatal("an error within the allowance was refused")
 	}
-	// Pruning goes on: the state changes, then leaves the allowance.
-	p.B, p.M = 2, p.M[:2*p.F]
+	saved = p.B
+	// The reference is now the state kept: one more bone at +5% is past
+	// it, two at +5% in all (2.5% per bone) are within it again.
+	p.B--
+	if !pr.judge(p, 1.03*1.05*big, nil) || pr.good.b != saved || pr.fails != 1 {
+		t.Fatalf("+5%% for one bone: kept %d bones, %d fails", pr.good.b, pr.fails)
+	}
+	p.B--
+	if !pr.judge(p, 1.03*1.05*big, nil) || pr.good.b != saved-2 || pr.fails != 0 {
+		t.Fatalf("+5%% for two bones: kept %d bones, %d fails", pr.good.b, pr.fails)
+	}
+	saved = p.B
+	// Pruning goes on: the state changes (here its transforms), then
+	// leaves the allowance.
+	kept := len(p.M)
+	p.M = p.M[:p.F]
 	for k := 0; k < patience; k++ {
 		if !pr.judge(p, 2*big, nil) {
 			t.Fatalf("gave up after %d judgements past the allowance, patience is %d", k+1, patience)
@@ -95,14 +110,27 @@ func TestPrunerJudgesAndGoesBack(t *testing.T) {
 	if pr.judge(p, 2*big, nil) {
 		t.Fatal("still pruning past the allowance")
 	}
-	if p.B != saved || len(p.M) != saved*p.F {
-		t.Errorf("rolled back to %d bones (%d transforms), want %d", p.B, len(p.M), saved)
+	if p.B != saved || len(p.M) != kept {
+		t.Errorf("rolled back to %d bones (%d transforms), want %d (%d)", p.B, len(p.M), saved, kept)
+	}
+	// Above the exact fit, a bone saving less than boneWorth per vertex
+	// and frame goes whatever the relative rise; one saving more stays.
+	q := twinTube(t)
+	pr = q.newPruner(0.04)
+	low := 2 * pr.floor // 0.04·low is under boneWorth·n
+	pr.judge(q, low, nil)
+	q.B--
+	if !pr.judge(q, low+1.1*n*boneWorth, nil) || pr.fails != 1 {
+		t.Error("a bone saving more than boneWorth was not missed")
+	}
+	if !pr.judge(q, low+0.9*n*boneWorth, nil) || pr.good.b != q.B || pr.fails != 0 {
+		t.Error("a bone saving less than boneWorth was kept")
 	}
 }
 
 func TestPickBatch(t *testing.T) {
 	p := &problem{&skinning.Model{N: 10, F: 1, B: 16}}
-	pr := &pruner{bound: 1.2, floor: 10, best: 1, hasGood: true}
+	pr := &pruner{rel: 0.2, floor: 10, goodErr: 1, hasGood: true, good: snapshot{b: 16}}
 	cost := make([]float64, 16)
 	for j := range cost {
 		cost[j] = 0.1 * float64(16-j) // bone 15 cheapest

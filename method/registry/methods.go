@@ -27,7 +27,7 @@ var animation = []*Entry{
 		Free: true,
 		Rig: func(ctx context.Context, s *seq.Sequence, o Options) (*rig.Rig, error) {
 			return ledeng.Rig(ctx, s, ledeng.Options{
-				InitBones: o.InitBones, MaxBones: o.Bones, Iterations: o.Iterations, MaxInfluences: o.MaxInfluences,
+				InitBones: o.InitBones, Bones: o.Bones, Iterations: o.Iterations, MaxInfluences: o.MaxInfluences,
 				Free: o.Free, Seed: o.Seed, Progress: o.Progress, Notes: o.Notes,
 			})
 		},

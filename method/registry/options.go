@@ -9,9 +9,11 @@ import (
 // method's own default (Entry.Params lists, per method, the fields it
 // reads and their defaults). Each Entry maps it to its package's Options.
 type Options struct {
-	// Bones caps the bones: ledeng and spectral prune to at most this
-	// many; face-clustering stops clustering at exactly this many
-	// (Tolerance ignored). 0: as many as the motion needs.
+	// Bones is the bone count asked for: ledeng gives this many (fewer
+	// only when the motion has fewer moving parts, with a note),
+	// spectral prunes to at most this many, face-clustering stops
+	// clustering at exactly this many (Tolerance ignored). 0: as many as
+	// the motion needs.
 	Bones int
 	// InitBones is ledeng's over-estimated initial cluster count (32).
 	InitBones int
