@@ -28,6 +28,11 @@ type benchOptions struct {
 type benchRow struct {
 	Dataset string `json:"dataset"`
 	metric.Report
+	// PeakMB is the process's peak resident memory so far (getrusage's
+	// maxrss: loading, rigging and measuring, and every earlier row).
+	PeakMB float64 `json:"peak_mb"`
+	// BytesPerVertexFrame is PeakMB over the dataset's vertices × frames.
+	BytesPerVertexFrame float64 `json:"bytes_per_vertex_frame"`
 }
 
 func newBench(g *globals) *cobra.Command {
@@ -37,7 +42,10 @@ func newBench(g *globals) *cobra.Command {
 		Short: "Time a rigging method on the shared sequences (and any folders given) and tabulate the errors",
 		Long: `bench rigs every sequence in the shared data's sequences/ folder (found at
 $MESHRIG_DATA or ../shared/data) and every folder given, and prints one row per
-dataset: vertices, frames, bones, seconds, RMSE%, Max%, normal RMS.
+dataset: vertices, frames, bones, seconds, RMSE%, Max%, normal RMS, and the
+process's peak memory so far (resident, from getrusage) with that peak per
+vertex and frame of the dataset (meaningful for a run of one dataset, or
+for the largest dataset when it comes first).
 
 With --static it skeletonizes single meshes instead (the MESH files given,
 or the shared data's static/ meshes, rigs/ meshes with their TGF skeletons
@@ -81,15 +89,15 @@ true rig's own RMSE% on the same frames.`,
 			}
 			var rows []benchRow
 			w := cmd.OutOrStdout()
-			fmt.Fprintf(w, "%-16s %8s %6s %5s %8s %7s %7s %10s %7s\n", "dataset", "vertices", "frames", "bones", "seconds", "RMSE%", "Max%", "normal RMS", "ACCU%")
+			fmt.Fprintf(w, "%-16s %8s %6s %5s %8s %7s %7s %10s %7s %8s %6s\n", "dataset", "vertices", "frames", "bones", "seconds", "RMSE%", "Max%", "normal RMS", "ACCU%", "peak MB", "B/vf")
 			for _, d := range dirs {
 				row, err := benchOne(cmd.Context(), g, &o.rig, &plan, d)
 				if err != nil {
 					return fmt.Errorf("%s: %w", d, err)
 				}
 				rows = append(rows, row)
-				fmt.Fprintf(w, "%-16s %8d %6d %5d %8.2f %7.3f %7.3f %10.4f %7.3f\n", row.Dataset, row.Vertices, row.Frames,
-					row.Bones, row.Seconds, row.RMSEPercent, row.MaxPercent, row.NormalRMS, row.ACCUPercent)
+				fmt.Fprintf(w, "%-16s %8d %6d %5d %8.2f %7.3f %7.3f %10.4f %7.3f %8.0f %6.0f\n", row.Dataset, row.Vertices, row.Frames,
+					row.Bones, row.Seconds, row.RMSEPercent, row.MaxPercent, row.NormalRMS, row.ACCUPercent, row.PeakMB, row.BytesPerVertexFrame)
 			}
 			if err := stageJSON(&plan, o.json, rows); err != nil {
 				return err
@@ -133,5 +141,9 @@ func benchOne(ctx context.Context, g *globals, o *rigOptions, plan *safefile.Pla
 		return benchRow{}, err
 	}
 	rep.Method, rep.Seconds = name, secs
-	return benchRow{Dataset: filepath.Base(dir), Report: rep}, nil
+	row := benchRow{Dataset: filepath.Base(dir), Report: rep, PeakMB: float64(peakRSS()) / (1 << 20)}
+	if vf := rep.Vertices * rep.Frames; vf > 0 {
+		row.BytesPerVertexFrame = float64(peakRSS()) / float64(vf)
+	}
+	return row, nil
 }
