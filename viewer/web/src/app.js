@@ -22,7 +22,7 @@ export class App {
     this.tool = 'select'; // select | pose | move
     this.picking = null; // (joint) => void: the next joint click goes here (reparent)
     this.queue = Promise.resolve(); // server calls run one after another
-    this.timings = {}; // ms since navigation start: script, state, glb, parsed, firstFrame
+    this.timings = {}; // ms since navigation start: module, webgl, state, glb, parsed, firstFrame
     this.view = new View($('view'));
     this.overlay = new SkeletonOverlay(this.view);
     this.colors = new Colors(this.view, { el: $('colorbar'), canvas: $('colorbar-ramp'), lo: $('colorbar-lo'), hi: $('colorbar-hi'), title: $('colorbar-title') });
@@ -52,7 +52,7 @@ export class App {
   /** start loads the state and the rig; resolves once the first frame with the mesh is drawn. */
   async start() {
     const mark = (k) => { this.timings[k] = Math.round(performance.now()); };
-    mark('script');
+    mark('webgl'); // the first WebGL context is up: SwiftShader takes ~1.3 s to start
     const st = await api.state();
     mark('state');
     this.onLoaded = mark; // reload() marks 'glb' and 'parsed' the first time

@@ -9,7 +9,9 @@ import { bindKeys } from './keys.js';
 
 const $ = (id) => document.getElementById(id);
 
+const loaded = Math.round(performance.now()); // the bundle parsed and running
 const app = new App();
+app.timings.module = loaded;
 const edits = new Edits(app);
 const solver = new Solver(app);
 const saver = new Saver(app);
