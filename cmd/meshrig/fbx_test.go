@@ -133,4 +133,14 @@ func TestFBXAgainstAlembic(t *testing.T) {
 	if err != nil || !strings.Contains(text, "frames      400") {
 		t.Errorf("info Bone_Anim.abc --rest Bone_Geom.fbx: %v\n%s", err, text)
 	}
+	// The cache rigged on the FBX's rest mesh keeps Maya's UV set, normals
+	// and material in the rig written.
+	out := filepath.Join(t.TempDir(), "bone.glb")
+	if text, err := run(t, "rig", abc, "--rest", geom, "--frames", "1:40", "--bones", "5", "--skeleton", "none", "-o", out); err != nil {
+		t.Fatalf("rig Bone_Anim.abc --rest Bone_Geom.fbx: %v\n%s", err, text)
+	}
+	text, err = run(t, "info", out)
+	if err != nil || !strings.Contains(text, "surface     1 UV set, normals, 1 material") {
+		t.Errorf("the rig lost the FBX's surface: %v\n%s", err, text)
+	}
 }
