@@ -43,6 +43,9 @@ type Format struct {
 	// Joints reads a skeleton's joint positions: ground truth to measure
 	// joint error against (--truth).
 	Joints func(r io.Reader) ([]linalg.Vec3, error)
+	// SceneReads says what Scene finds in a file, for `meshrig formats`;
+	// "" means "animation + rig".
+	SceneReads string
 	// Note says what else the files hold, for a format the library reads
 	// but no command takes as input.
 	Note string

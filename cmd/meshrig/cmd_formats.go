@@ -26,7 +26,11 @@ func newFormats(g *globals) *cobra.Command {
 					can = append(can, "read point cache")
 				}
 				if f.Scene != nil {
-					can = append(can, "read animation + rig")
+					reads := f.SceneReads
+					if reads == "" {
+						reads = "animation + rig"
+					}
+					can = append(can, "read "+reads)
 				}
 				if f.Write != nil {
 					can = append(can, "write rig")

@@ -15,7 +15,8 @@ import (
 const maxStream = 1 << 30
 
 func init() {
-	format.Register(format.Format{Name: "alembic", Exts: []string{".abc"}, Scene: ReadScene})
+	format.Register(format.Format{Name: "alembic", Exts: []string{".abc"}, Scene: ReadScene,
+		SceneReads: "mesh animation (PolyMesh caches; no rig)"})
 }
 
 // ReadScene reads the Alembic file name in fsys for format.ReadScene: the
