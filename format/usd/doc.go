@@ -40,7 +40,8 @@
 // Values travel at the precision UsdSkel gives them: points, rotations
 // and translations as float32 (point3f, quatf, float3), bind and rest
 // matrices as float64. TinyUSDZ (npm tinyusdz, .ci/load-usd.mjs) loads
-// every file the tests write.
+// every file the tests write, and three.js's USDLoader (npm three,
+// .ci/play-usd.mjs) plays them as our own FK and LBS do.
 //
 // The binary crate format (.usdc) is neither written nor read.
 package usd
