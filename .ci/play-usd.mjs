@@ -3,8 +3,8 @@
 // AnimationClips) in Node, without a browser: images are not decoded, only
 // noted.
 // Usage: node .ci/play-usd.mjs FILE OUT.bin [K=FPS:FRAMES ...]
-// Prints one JSON line: the skinned meshes (vertices as three holds them,
-// one per triangle corner, and bones), the animation clips (name,
+// Prints one JSON line: the meshes (vertices as three holds them, one per
+// triangle corner, bones, materials, geometry attributes), the animation clips (name,
 // duration, tracks), the materials' base colour maps and the image bytes
 // handed to the image loader. Writes to OUT.bin, as little-endian float32
 // x y z per vertex: the mesh at rest, then for each clip K given (its index
@@ -43,6 +43,8 @@ const report = {
     vertices: m.geometry.attributes.position.count,
     bones: m.skeleton ? m.skeleton.bones.length : 0,
     map: [m.material].flat().some((mt) => mt && mt.map),
+    materials: [m.material].flat().length,
+    attributes: Object.keys(m.geometry.attributes).sort(),
   })),
   clips: (group.animations ?? []).map((a) => ({ name: a.name, duration: a.duration, tracks: a.tracks.length })),
   images,

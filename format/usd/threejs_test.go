@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/meshrig/meshrig/format"
@@ -25,7 +26,9 @@ type played struct {
 		Skinned  bool   `json:"skinned"`
 		Vertices int    `json:"vertices"`
 		Bones    int    `json:"bones"`
-		Map      bool   `json:"map"`
+		Map        bool     `json:"map"`
+		Materials  int      `json:"materials"`
+		Attributes []string `json:"attributes"`
 	} `json:"meshes"`
 	Clips []struct {
 		Name     string  `json:"name"`
@@ -102,8 +105,10 @@ func threeVertices(t *testing.T, rest []float32, m *mesh.Mesh) [][]int {
 }
 
 // TestThreePlays has three.js load and play what we write — the biped
-// (.usda), the tube with two clips at two rates (.usda) and CesiumMan
-// with its texture (.usdz): one skinned mesh with every joint as a bone,
+// (.usda), the tube with two clips at two rates (.usda), the surfaced tube
+// (.usdz: two parts, two materials, a texture) and CesiumMan with its
+// texture (.usdz): one skinned mesh with every joint as a bone, a material
+// per part, UVs and normals when we have them, the texture's bytes,
 // a clip per clip lasting its frames, every triangle corner at rest on a
 // vertex of ours, and every frame skinned by three.js where our own
 // playback (FK and LBS) puts it, within RMSE% 1e-5 — times R/d when above
@@ -116,6 +121,7 @@ func TestThreePlays(t *testing.T) {
 	}{
 		{"biped", ".usda", func(*testing.T) *rig.Rig { return rigs["biped"] }},
 		{"tube", ".usda", func(*testing.T) *rig.Rig { return rigs["tube"] }},
+		{"surfaced", ".usdz", func(t *testing.T) *rig.Rig { return surfaceRig(t) }},
 		{"CesiumMan", ".usdz", func(t *testing.T) *rig.Rig {
 			in, err := format.ReadScene(shareddata.Path(t, filepath.Join("gltf", "CesiumMan.glb")), format.SceneOptions{})
 			if err != nil {
@@ -144,9 +150,12 @@ func TestThreePlays(t *testing.T) {
 					t.Errorf("clip %d (%q) lasts %v s in three.js, want %v", k, c.Name, p.Clips[k].Duration, want)
 				}
 			}
-			if s := r.Mesh.Surface; s != nil && len(s.Images) > 0 && tc.ext == ".usdz" {
-				if !m.Map || len(p.Images) != 1 || p.Images[0] != len(s.Images[0].Data) {
+			if s := r.Mesh.Surface; s != nil {
+				if len(s.Images) > 0 && (!m.Map || len(p.Images) != 1 || p.Images[0] != len(s.Images[0].Data)) {
 					t.Errorf("three.js: base colour map %v, image bytes %v; want the %d-byte texture", m.Map, p.Images, len(s.Images[0].Data))
+				}
+				if m.Materials != max(1, len(s.Parts)) || (len(s.UVs) > 0) != slices.Contains(m.Attributes, "uv") || (s.Normals != nil) != slices.Contains(m.Attributes, "normal") {
+					t.Errorf("three.js sees %d materials and attributes %v; want %d, UVs %v, normals %v", m.Materials, m.Attributes, max(1, len(s.Parts)), len(s.UVs) > 0, s.Normals != nil)
 				}
 			}
 			cand := threeVertices(t, p.Frames[0], r.Mesh)
