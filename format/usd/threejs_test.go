@@ -22,10 +22,10 @@ import (
 // played is what .ci/play-usd.mjs reports of a file three.js loaded.
 type played struct {
 	Meshes []struct {
-		Name     string `json:"name"`
-		Skinned  bool   `json:"skinned"`
-		Vertices int    `json:"vertices"`
-		Bones    int    `json:"bones"`
+		Name       string   `json:"name"`
+		Skinned    bool     `json:"skinned"`
+		Vertices   int      `json:"vertices"`
+		Bones      int      `json:"bones"`
 		Map        bool     `json:"map"`
 		Materials  int      `json:"materials"`
 		Attributes []string `json:"attributes"`
