@@ -8,34 +8,43 @@ import (
 	"github.com/meshrig/meshrig/rig"
 )
 
-// nearestBones returns, per rest vertex, the joints of its two nearest
-// bones (the second −1 when there is one joint). A bone runs from a
+// nearK is how many nearest bones' joints a vertex is offered.
+const nearK = 4
+
+// nearestBones returns, per rest vertex, the joints of its nearK nearest
+// bones, nearest first (−1 where there are fewer). A bone runs from a
 // joint's head to a child's and belongs to the joint whose rotation moves
 // it, the parent — as in method/skinweights —, except that a vertex past
 // the far end of a bone to a leaf joint belongs to the leaf (a hand past
 // the wrist). Bones owned by a joint marked in skip (nil: none) are left
 // out; a vertex with no bone left (one joint) goes to fallback.
-func nearestBones(rest []linalg.Vec3, sk *rig.Skeleton, heads []linalg.Vec3, skip []bool, fallback int32) [][2]int32 {
-	out := make([][2]int32, len(rest))
+func nearestBones(rest []linalg.Vec3, sk *rig.Skeleton, heads []linalg.Vec3, skip []bool, fallback int32) [][nearK]int32 {
+	out := make([][nearK]int32, len(rest))
 	ch := sk.Children()
 	par.For(len(rest), 1024, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
-			best := [2]int32{-1, -1}
-			bd := [2]float64{math.Inf(1), math.Inf(1)}
+			var best [nearK]int32
+			var bd [nearK]float64
+			for k := range best {
+				best[k], bd[k] = -1, math.Inf(1)
+			}
+			// put keeps each joint once, at its nearest bone's distance,
+			// the list sorted by distance.
 			put := func(j int32, d float64) {
-				switch {
-				case j == best[0]:
-					bd[0] = math.Min(bd[0], d)
-				case j == best[1]:
-					bd[1] = math.Min(bd[1], d)
-					if bd[1] < bd[0] {
-						best[0], best[1], bd[0], bd[1] = best[1], best[0], bd[1], bd[0]
-					}
-				case d < bd[0]:
-					best[1], bd[1] = best[0], bd[0]
-					best[0], bd[0] = j, d
-				case d < bd[1]:
-					best[1], bd[1] = j, d
+				q := 0
+				for q < nearK && best[q] != j {
+					q++
+				}
+				if q == nearK {
+					q = nearK - 1 // a new joint takes the last place, if nearer
+				}
+				if d >= bd[q] {
+					return
+				}
+				best[q], bd[q] = j, d
+				for ; q > 0 && bd[q] < bd[q-1]; q-- {
+					best[q], best[q-1] = best[q-1], best[q]
+					bd[q], bd[q-1] = bd[q-1], bd[q]
 				}
 			}
 			v := rest[i]

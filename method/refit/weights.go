@@ -18,7 +18,7 @@ const ridge = 1e-12
 // transforms: the data term of Le & Deng 2014 Eq. 5 (no Laplacian term: a
 // refit sees every frame, and the acceptance test below is on the data
 // alone) over the vertex's candidates — its own joints, the joints of
-// its two nearest bones (so a joint that moves no vertex yet, such as one
+// its nearest bones (so a joint that moves no vertex yet, such as one
 // just added, can take some) and its one-ring's joints —, non-negative
 // and summing to one, the k largest kept and solved again. A vertex keeps
 // its weights when the new ones fit its motion worse, so the update never
@@ -26,7 +26,7 @@ const ridge = 1e-12
 type weightSolver struct {
 	p    *skinning.Model
 	k    int
-	near [][2]int32
+	near [][nearK]int32
 }
 
 func (ws *weightSolver) update() {
@@ -63,8 +63,9 @@ func (ws *weightSolver) solve(i int, ps *skinning.PairSums, wb []int32, ww []flo
 	for _, j := range own {
 		add(j)
 	}
-	add(ws.near[i][0])
-	add(ws.near[i][1])
+	for _, j := range ws.near[i] {
+		add(j)
+	}
 	for _, nb := range p.Top.Neighbors(i) {
 		for _, j := range p.WB[nb*skinning.MaxK : (nb+1)*skinning.MaxK] {
 			add(j)
