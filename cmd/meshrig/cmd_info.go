@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/meshrig/meshrig/format"
 	"github.com/meshrig/meshrig/mesh"
+	"github.com/meshrig/meshrig/rig"
 )
 
 func newInfo(g *globals) *cobra.Command {
@@ -22,6 +24,14 @@ func newInfo(g *globals) *cobra.Command {
 				return err
 			}
 			in, err := l.load(cmd.Context(), g, args)
+			if errors.Is(err, format.ErrNoFrames) && len(args) == 1 && l.rest == "" {
+				// A still file (a static rig, a lone FBX mesh): describe
+				// its mesh and rig.
+				if sc, serr := format.ReadScene(args[0], format.SceneOptions{Context: cmd.Context()}); serr == nil && sc.Mesh != nil {
+					describeStill(cmd.OutOrStdout(), sc)
+					return nil
+				}
+			}
 			if err != nil {
 				return err
 			}
@@ -35,14 +45,7 @@ func newInfo(g *globals) *cobra.Command {
 
 func describe(w io.Writer, in *format.Input) {
 	s := in.Sequence
-	top := mesh.NewTopology(s.Rest)
-	fmt.Fprintf(w, "vertices    %d\n", s.N())
-	fmt.Fprintf(w, "triangles   %d (%s)\n", len(s.Rest.Tris), count(s.Rest.NumPolys(), "polygon"))
-	fmt.Fprintf(w, "components  %d\n", top.NumComponents)
-	fmt.Fprintf(w, "diagonal    %.6g\n", s.Diagonal())
-	if sf := s.Rest.Surface; sf != nil {
-		fmt.Fprintf(w, "surface     %s\n", describeSurface(sf))
-	}
+	describeMesh(w, s.Rest)
 	fmt.Fprintf(w, "frames      %d\n", s.F())
 	for _, c := range s.Clips {
 		fmt.Fprintf(w, "  clip %-20q frames %d–%d at %.5g fps\n", c.Name, c.Start+1, c.End, c.FPS)
@@ -69,7 +72,29 @@ func describe(w io.Writer, in *format.Input) {
 		}
 		fmt.Fprintln(w)
 	}
-	if r := in.Truth; r != nil {
+	describeRig(w, in.Truth)
+}
+
+// describeStill describes a file without animation: its mesh and rig.
+func describeStill(w io.Writer, sc *format.Scene) {
+	describeMesh(w, sc.Mesh)
+	fmt.Fprintf(w, "frames      0 (no animation)\n")
+	describeRig(w, sc.Rig)
+}
+
+func describeMesh(w io.Writer, m *mesh.Mesh) {
+	top := mesh.NewTopology(m)
+	fmt.Fprintf(w, "vertices    %d\n", len(m.Verts))
+	fmt.Fprintf(w, "triangles   %d (%s)\n", len(m.Tris), count(m.NumPolys(), "polygon"))
+	fmt.Fprintf(w, "components  %d\n", top.NumComponents)
+	fmt.Fprintf(w, "diagonal    %.6g\n", mesh.Diagonal(m.Verts))
+	if sf := m.Surface; sf != nil {
+		fmt.Fprintf(w, "surface     %s\n", describeSurface(sf))
+	}
+}
+
+func describeRig(w io.Writer, r *rig.Rig) {
+	if r != nil {
 		fmt.Fprintf(w, "rig         %s, %s, skeletal: %v\n", count(r.Skeleton.Len(), "joint"), count(len(r.Clips), "clip"), r.Skeletal())
 	}
 }

@@ -35,3 +35,25 @@ func TestInfoOnFox(t *testing.T) {
 		t.Errorf("info on Fox.glb:\n%s", text)
 	}
 }
+
+// TestInfoOnStillRig: a rig without animation — skeletonize's glTF and
+// COLLADA output — is described (its mesh, no frames, its joints), not
+// refused for having no frames.
+func TestInfoOnStillRig(t *testing.T) {
+	dir := gen(t, "snake")
+	for _, ext := range []string{".glb", ".dae"} {
+		out := filepath.Join(t.TempDir(), "still"+ext)
+		if _, err := run(t, "skeletonize", filepath.Join(dir, "rest.obj"), "-o", out); err != nil {
+			t.Fatal(err)
+		}
+		text, err := run(t, "info", out)
+		if err != nil {
+			t.Fatalf("info %s: %v", ext, err)
+		}
+		for _, want := range []string{"frames      0 (no animation)", " 0 clips, skeletal: true", "vertices    "} {
+			if !strings.Contains(text, want) {
+				t.Errorf("info on a still %s rig lacks %q:\n%s", ext, want, text)
+			}
+		}
+	}
+}

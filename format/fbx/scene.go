@@ -17,8 +17,6 @@ import (
 // maxSampleBytes bounds what sampling may allocate.
 const maxSampleBytes = 1.5 * (1 << 30)
 
-// BindClip names the one-frame clip of a file without animation.
-const BindClip = "bind pose"
 
 // maxFrames bounds one clip's frame count (9.7 hours at 30 fps), so a
 // forged key time cannot make a small file sample for long.
@@ -34,9 +32,8 @@ const maxFrames = 1 << 20
 // are in the file's units and axes (GlobalSettings' UpAxis and
 // UnitScaleFactor are not applied).
 //
-// A file without animation gives a Scene.Sequence of one frame, the bind
-// pose, in a clip named BindClip (and the rig a clip of that frame), as a
-// lone mesh file reads. Each AnimationStack that keys some model's Lcl Translation, Rotation or
+// A file without animation gives no Scene.Sequence: its Mesh in the bind
+// pose and its Rig (when skinned) without clips. Each AnimationStack that keys some model's Lcl Translation, Rotation or
 // Scaling (or only opt.Clip) becomes a clip of Scene.Sequence, sampled from
 // its first to its last key at opt.FPS or, with 0, at the file's frame
 // rate (TimeMode; 30 fps when it has none) — unless its keys are evenly
@@ -208,22 +205,9 @@ func (s *sceneData) scene(opt format.SceneOptions) (*format.Scene, error) {
 		ctx = context.Background()
 	}
 	var clips []rig.Clip
-	if len(stacks) == 0 {
-		// A file without animation is its bind pose, one frame, as a lone
-		// mesh file is (so info describes it and its rig has a clip).
-		if _, _, err := opt.Frames.Span(1); err != nil {
-			return nil, fmt.Errorf("the file has no animation, only its bind pose: %w", err)
-		}
-		sq := seq.New(s.rest)
-		sq.StartClip(BindClip, fps)
-		if err := sq.AddFrame(append([]linalg.Vec3(nil), s.rest.Verts...), BindClip); err != nil {
-			return nil, err
-		}
-		sc.Sequence = sq
-		if tr != nil {
-			clips = append(clips, rig.NewClip(&tr.skel, BindClip, fps, 1))
-		}
-	} else {
+	// A file without animation keeps Sequence nil: its mesh in the bind
+	// pose and its rig without clips, as format.Scene says.
+	if len(stacks) > 0 {
 		sq := seq.New(s.rest)
 		for k, a := range stacks {
 			tm := tms[k]
