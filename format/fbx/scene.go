@@ -17,7 +17,6 @@ import (
 // maxSampleBytes bounds what sampling may allocate.
 const maxSampleBytes = 1.5 * (1 << 30)
 
-
 // maxFrames bounds one clip's frame count (9.7 hours at 30 fps), so a
 // forged key time cannot make a small file sample for long.
 const maxFrames = 1 << 20
