@@ -12,6 +12,7 @@ import (
 )
 
 func main() {
+	tuneGC()
 	ctx, stop := interruptible()
 	err := newRoot().ExecuteContext(ctx)
 	stop()
