@@ -45,7 +45,6 @@ func Animation(ctx context.Context, r *rig.Rig, s *seq.Sequence, o Options) (*ri
 	us := method.NewUnitSphere(r.Mesh.Verts)
 	nj := r.Skeleton.Len()
 	p := &skinning.Model{N: s.N(), F: s.F(), Rest: us.To(nil, r.Mesh.Verts), Frames: us.To(nil, s.Frames), B: nj}
-	p.Top = mesh.NewTopology(r.Mesh)
 	heads := us.To(nil, metricHeads(&r.Skeleton))
 	near := nearestBones(p.Rest, &r.Skeleton, heads, nil, 0)
 
@@ -105,6 +104,9 @@ func Animation(ctx context.Context, r *rig.Rig, s *seq.Sequence, o Options) (*ri
 	rep.StartRMSEPercent = percent(e0)
 
 	ws := &weightSolver{p: p, k: o.MaxInfluences, near: near}
+	if o.Solve != Motion {
+		ws.ring = seamRing(p, r.Mesh.Tris)
+	}
 	prev := -1.0
 	for it := 0; it < o.Iterations; it++ {
 		if err := ctx.Err(); err != nil {

@@ -19,7 +19,7 @@ const ridge = 1e-12
 // refit sees every frame, and the acceptance test below is on the data
 // alone) over the vertex's candidates — its own joints, the joints of
 // its nearest bones (so a joint that moves no vertex yet, such as one
-// just added, can take some) and its one-ring's joints —, non-negative
+// just added, can take some) and its one-ring's joints (across seams: ring.go) —, non-negative
 // and summing to one, the k largest kept and solved again. A vertex keeps
 // its weights when the new ones fit its motion worse, so the update never
 // raises the fit's error.
@@ -27,6 +27,7 @@ type weightSolver struct {
 	p    *skinning.Model
 	k    int
 	near [][nearK]int32
+	ring ring
 }
 
 func (ws *weightSolver) update() {
@@ -66,7 +67,7 @@ func (ws *weightSolver) solve(i int, ps *skinning.PairSums, wb []int32, ww []flo
 	for _, j := range ws.near[i] {
 		add(j)
 	}
-	for _, nb := range p.Top.Neighbors(i) {
+	for _, nb := range ws.ring.of(i) {
 		for _, j := range p.WB[nb*skinning.MaxK : (nb+1)*skinning.MaxK] {
 			add(j)
 		}
