@@ -3,8 +3,10 @@ package batch
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -45,6 +47,9 @@ func (it Item) Files() ([]string, error) {
 			continue
 		}
 		st, err := os.Stat(in)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("input %s: no such file or folder", in)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("input %w", err)
 		}

@@ -113,7 +113,7 @@ func TestRunResumes(t *testing.T) {
 	for _, r := range reps {
 		switch r.ID {
 		case "c2":
-			if r.Status != StatusFailed || !strings.Contains(r.Error, "gone: no such file") {
+			if r.Status != StatusFailed || !strings.Contains(r.Error, "gone: no such file or folder") {
 				t.Errorf("c2: %+v", r)
 			}
 		case "c3":

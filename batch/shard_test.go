@@ -2,6 +2,7 @@ package batch
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -83,5 +84,21 @@ func TestShardFromEnv(t *testing.T) {
 		if ok != c.ok || (c.err == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), c.err)) || (err == nil && s != c.want) {
 			t.Errorf("case %d: %v %v %v; want %v %v %q", k, s, ok, err, c.want, c.ok, c.err)
 		}
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	for in, want := range map[string]int64{"512M": 512 << 20, "8G": 8 << 30, "1.5GiB": 3 << 29, "2gb": 2 << 30, "100": 100, "4Ki": 4096} {
+		if got, err := ParseSize(in); err != nil || got != want {
+			t.Errorf("%s = %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, bad := range []string{"", "G", "-1G", "0", "lots", "1e30T"} {
+		if _, err := ParseSize(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+	if runtime.GOOS == "linux" && MemoryLimit() < 64<<20 {
+		t.Errorf("memory limit %d bytes: /proc/meminfo or the cgroup not read", MemoryLimit())
 	}
 }

@@ -50,6 +50,7 @@ Start with:  meshrig demo`,
 	root.AddCommand(
 		newDemo(g),
 		newRig(g),
+		newBatch(g),
 		newRefit(g),
 		newSkeletonize(g),
 		newEval(g),
