@@ -122,10 +122,10 @@ func (o *rigOptions) addFlags(f *pflag.FlagSet) {
 // bonesFlag checks --bones: 1 to maxBones when given (0 is refused, not
 // read as the automatic count, which is what leaving the flag out gives).
 func bonesFlag(given func() bool, v int) error {
-	if given != nil && given() && v == 0 {
-		return fmt.Errorf("--bones 0: want 1 to %d (leave --bones out for the automatic count)", maxBones)
+	if (given != nil && given() && v == 0) || v < 0 || v > maxBones {
+		return fmt.Errorf("--bones %d: want 1 to %d (leave --bones out for the automatic count)", v, maxBones)
 	}
-	return intOrZero("--bones", v, 1, maxBones)
+	return nil
 }
 
 // maxBones bounds --bones and --init-bones: far past any character's
