@@ -95,7 +95,7 @@ func AnimationNames() []string { return names(animation) }
 // StaticNames lists the static methods' names, the default first.
 func StaticNames() []string { return names(statics) }
 
-// Animations and Statics return every entry, the default first.
+// Animations returns every animation entry, the default first.
 func Animations() []*Entry { return append([]*Entry(nil), animation...) }
 
 // Statics returns every static entry, the default first.
