@@ -6,7 +6,8 @@
 // decoded (from inside a .usdz, or beside the file), and from the layer
 // as TinyUSDZ parsed it (printed back by layerToString) every prim's
 // path and type and each Skeleton's joint count.
-// Usage: node .ci/load-usd.mjs FILE...   Exits 1 when a file fails to load.
+// Usage: node .ci/load-usd.mjs [--layer] FILE...   Exits 1 when a file fails
+// to load. --layer adds the whole layer as TinyUSDZ prints it back.
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -63,7 +64,10 @@ function prims(text) {
 }
 
 let failed = false;
-for (const file of process.argv.slice(2)) {
+let args = process.argv.slice(2);
+const withLayer = args[0] === '--layer';
+if (withLayer) args = args.slice(1);
+for (const file of args) {
   const data = new Uint8Array(await readFile(file));
   const report = { file };
   const scene = new native.TinyUSDZLoaderNative();
@@ -102,9 +106,12 @@ for (const file of process.argv.slice(2)) {
       report.error = layer.error();
       failed = true;
     } else {
-      report.prims = prims(layer.layerToString());
+      const text = layer.layerToString();
+      report.prims = prims(text);
+      if (withLayer) report.layer = text;
     }
   }
   console.log(JSON.stringify(report));
 }
-process.exit(failed ? 1 : 0);
+// exitCode, not exit(): exit() may cut off what stdout has not yet written to a pipe.
+process.exitCode = failed ? 1 : 0;

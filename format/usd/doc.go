@@ -1,6 +1,6 @@
 // Package usd writes rigs as USD (Universal Scene Description) with the
-// UsdSkel schemas — a text layer (.usda) or a USDZ package (.usdz) — and
-// reads back the layers it writes.
+// UsdSkel schemas — a text layer (.usda), a binary crate layer (.usdc) or
+// a USDZ package (.usdz) — and reads back the text layers it writes.
 //
 // A written layer holds one SkelRoot, /Rig (the layer's defaultPrim), with
 //
@@ -25,8 +25,9 @@
 // start at time code 0; frame f of a clip at fps is at f·timeCodesPerSecond/fps,
 // and its customData keeps its name and rate.
 //
-// The package registers ".usda" (format "usd") and ".usdz" (format
-// "usdz") for format.WriteFile and format.ReadScene:
+// The package registers ".usda" (format "usd"), ".usdc" (format "usdc",
+// written only) and ".usdz" (format "usdz") for format.WriteFile and
+// format.ReadScene:
 //
 //	import _ "github.com/meshrig/meshrig/format/usd"
 //	err := format.WriteFile("walk.usda", r, format.WriteOptions{})
@@ -43,5 +44,10 @@
 // every file the tests write, and three.js's USDLoader (npm three,
 // .ci/play-usd.mjs) plays them as our own FK and LBS do.
 //
-// The binary crate format (.usdc) is neither written nor read.
+// WriteUSDC encodes the same layer as a crate file (version 0.8.0: LZ4
+// framed sections, USD's integer coding, the path tree), without the
+// customData dictionaries' number types beyond double; TinyUSDZ prints
+// back the same layer from the .usdc as from the .usda. The crate is not
+// read back, and the .usdz holds the .usda (the USDZ specification allows
+// either as its root layer), so that Read can open the package.
 package usd

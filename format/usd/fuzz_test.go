@@ -2,6 +2,7 @@ package usd
 
 import (
 	"bytes"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -13,8 +14,8 @@ import (
 )
 
 // FuzzRead reads arbitrary text as a layer: it must return a rig or an
-// error, never panic; a rig read is valid and, written again, reads back
-// with the same joints, clips and faces.
+// error, never panic; a rig read is valid, is written as .usdc too, and,
+// written again, reads back with the same joints, clips and faces.
 func FuzzRead(f *testing.F) {
 	tiny, err := os.ReadFile(filepath.Join("testdata", "tiny.usda"))
 	if err != nil {
@@ -41,6 +42,9 @@ func FuzzRead(f *testing.F) {
 		var b bytes.Buffer
 		if err := Write(&b, got, format.WriteOptions{}); err != nil {
 			t.Fatalf("rig read cannot be written: %v", err)
+		}
+		if err := WriteUSDC(io.Discard, got, format.WriteOptions{}); err != nil {
+			t.Fatalf("rig read cannot be written as usdc: %v", err)
 		}
 		again, err := Read(&b)
 		if err != nil {

@@ -143,7 +143,9 @@ func (p *parser) prim(t token) (*prim, error) {
 func (p *parser) property(pr *prim, t token) error {
 	line := t.line
 	var err error
+	uniform := false
 	for t.kind == tIdent && (t.text == "uniform" || t.text == "custom" || t.text == "varying") {
+		uniform = uniform || t.text == "uniform"
 		if t, err = p.lx.next(); err != nil {
 			return err
 		}
@@ -178,8 +180,9 @@ func (p *parser) property(pr *prim, t token) error {
 	}
 	pp := pr.props[name]
 	if pp == nil {
-		pp = &prop{typ: typ, name: name, line: line, owner: pr}
+		pp = &prop{typ: typ, name: name, line: line, owner: pr, uniform: uniform}
 		pr.props[name] = pp
+		pr.order = append(pr.order, name)
 	} else if pp.typ != typ {
 		return failf(line, "property %q declared as %s and %s", name, pp.typ, typ)
 	}

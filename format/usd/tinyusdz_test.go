@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/meshrig/meshrig/format"
@@ -21,6 +22,7 @@ import (
 type seen struct {
 	File   string `json:"file"`
 	Error  string `json:"error"`
+	Layer  string `json:"layer"`
 	Meshes []struct {
 		Path      string `json:"path"`
 		Points    int    `json:"points"`
@@ -47,13 +49,19 @@ type seen struct {
 // skipping the test when node or the npm package is missing (failing
 // under MESHRIG_REQUIRE_TOOLS=1).
 func tinyUSDZ(t *testing.T, files ...string) []seen {
+	return tinyUSDZArgs(t, nil, files...)
+}
+
+// tinyUSDZArgs is tinyUSDZ with load-usd.mjs's flags.
+func tinyUSDZArgs(t *testing.T, flags []string, files ...string) []seen {
 	t.Helper()
 	_, file, _, _ := runtime.Caller(0)
 	root := filepath.Join(filepath.Dir(file), "..", "..")
 	_, err := exec.LookPath("node")
 	_, perr := os.Stat(filepath.Join(root, ".ci", "node_modules", "tinyusdz"))
 	shareddata.RequireTool(t, err == nil && perr == nil, "node with the npm package tinyusdz in .ci/node_modules")
-	out, err := exec.Command("node", append([]string{filepath.Join(root, ".ci", "load-usd.mjs")}, files...)...).Output()
+	args := append(append([]string{filepath.Join(root, ".ci", "load-usd.mjs")}, flags...), files...)
+	out, err := exec.Command("node", args...).Output()
 	var got []seen
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	sc.Buffer(nil, 1<<24)
@@ -112,7 +120,7 @@ func checkSeen(t *testing.T, s seen, r *rig.Rig) {
 
 // TestTinyUSDZLoads writes every test rig, the tube with a surface
 // (two UV sets, normals, two materials on two GeomSubsets, a texture)
-// and a tetrahedron without animation, as .usda and .usdz, and has
+// and a tetrahedron without animation, as .usda, .usdz and .usdc, and has
 // TinyUSDZ load them all.
 func TestTinyUSDZLoads(t *testing.T) {
 	dir := t.TempDir()
@@ -124,7 +132,7 @@ func TestTinyUSDZLoads(t *testing.T) {
 	var files []string
 	var want []*rig.Rig
 	for name, r := range rigs {
-		for _, ext := range []string{".usda", ".usdz"} {
+		for _, ext := range []string{".usda", ".usdz", ".usdc"} {
 			p := filepath.Join(dir, name+ext)
 			if err := format.WriteFile(p, r, format.WriteOptions{}); err != nil {
 				t.Fatal(err)
@@ -135,5 +143,42 @@ func TestTinyUSDZLoads(t *testing.T) {
 	}
 	for k, s := range tinyUSDZ(t, files...) {
 		checkSeen(t, s, want[k])
+	}
+}
+
+// TestUSDCSameLayer writes the test rigs, the surfaced tube and the tiny
+// rig as .usda and .usdc: TinyUSDZ reads the same layer from both — the
+// one it prints back is the same text, every value, time sample,
+// connection and relationship.
+func TestUSDCSameLayer(t *testing.T) {
+	dir := t.TempDir()
+	rigs := testRigs(t)
+	rigs["surfaced"] = surfaceRig(t)
+	rigs["tiny"] = tinyRig(t)
+	var files []string
+	for name, r := range rigs {
+		for _, ext := range []string{".usda", ".usdc"} {
+			p := filepath.Join(dir, name+ext)
+			if err := format.WriteFile(p, r, format.WriteOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, p)
+		}
+	}
+	got := tinyUSDZArgs(t, []string{"--layer"}, files...)
+	for k := 0; k < len(got); k += 2 {
+		a, c := got[k], got[k+1]
+		if a.Error != "" || c.Error != "" || a.Layer == "" {
+			t.Fatalf("%s: %q; %s: %q", a.File, a.Error, c.File, c.Error)
+		}
+		if a.Layer != c.Layer {
+			la, lc := strings.Split(a.Layer, "\n"), strings.Split(c.Layer, "\n")
+			for i := range min(len(la), len(lc)) {
+				if la[i] != lc[i] {
+					t.Fatalf("%s and %s differ at line %d:\n%.200s\n%.200s", a.File, c.File, i+1, la[i], lc[i])
+				}
+			}
+			t.Fatalf("%s has %d lines, %s %d", a.File, len(la), c.File, len(lc))
+		}
 	}
 }

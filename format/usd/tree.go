@@ -34,6 +34,7 @@ type prim struct {
 	line      int
 	meta      map[string]value
 	props     map[string]*prop
+	order     []string // property names in file order
 	children  []*prim
 }
 
@@ -50,6 +51,7 @@ func (p *prim) child(name string) *prim {
 // prop is a parsed attribute or relationship.
 type prop struct {
 	typ     string // "quatf[]", "rel"
+	uniform bool   // declared uniform
 	name    string
 	line    int
 	val     *value // the default value (or a relationship's target)
