@@ -2,6 +2,7 @@ package usd
 
 import (
 	"bytes"
+	"io"
 	"math"
 	"slices"
 	"testing"
@@ -14,14 +15,26 @@ import (
 	"github.com/meshrig/meshrig/rig"
 )
 
+// codec is one of the layer forms: .usda text or the .usdc crate.
+type codec struct {
+	name  string
+	write func(io.Writer, *rig.Rig, format.WriteOptions) error
+	read  func(io.Reader) (*rig.Rig, error)
+}
+
+var codecs = []codec{{"usda", Write, Read}, {"usdc", WriteUSDC, ReadUSDC}}
+
 // writeRead writes r as .usda and reads it back.
-func writeRead(t *testing.T, r *rig.Rig) *rig.Rig {
+func writeRead(t *testing.T, r *rig.Rig) *rig.Rig { return writeReadAs(t, r, codecs[0]) }
+
+// writeReadAs writes r in the codec's form and reads it back.
+func writeReadAs(t *testing.T, r *rig.Rig, c codec) *rig.Rig {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := Write(&buf, r, format.WriteOptions{}); err != nil {
+	if err := c.write(&buf, r, format.WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	back, err := Read(&buf)
+	back, err := c.read(&buf)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +45,8 @@ func writeRead(t *testing.T, r *rig.Rig) *rig.Rig {
 // units in the last place of its magnitude.
 func f32tol(v float64) float64 { return 4 * math.Abs(v) * 0x1p-24 }
 
-// TestReadRoundTrip writes each test rig and reads it back: the same
+// TestReadRoundTrip writes each test rig as .usda and as .usdc and reads
+// it back: the same
 // joints (names, parents, heads exactly), faces exactly, points,
 // weights and every frame's rotations and translations to float32, the
 // clips' names, rates and frame counts; and the rig read replays the
@@ -44,8 +58,17 @@ func f32tol(v float64) float64 { return 4 * math.Abs(v) * 0x1p-24 }
 // of 3, is held to 4.3e-5).
 func TestReadRoundTrip(t *testing.T) {
 	for name, r := range testRigs(t) {
-		t.Run(name, func(t *testing.T) {
-			got := writeRead(t, r)
+		for _, c := range codecs {
+			t.Run(name+"/"+c.name, func(t *testing.T) { roundTrip(t, name, r, writeReadAs(t, r, c)) })
+		}
+	}
+}
+
+// roundTrip checks the rig read back, got, against the rig written, r.
+func roundTrip(t *testing.T, name string, r, got *rig.Rig) {
+	t.Helper()
+	{
+		{
 			if got.Skeleton.Len() != r.Skeleton.Len() {
 				t.Fatalf("%d joints, want %d", got.Skeleton.Len(), r.Skeleton.Len())
 			}
@@ -100,7 +123,7 @@ func TestReadRoundTrip(t *testing.T) {
 			if !(rep.RMSEPercent <= 1e-5*limit) || !(rep.MaxPercent <= 1e-4*limit) {
 				t.Errorf("the rig read replays the rig written with RMSE%% %g, Max%% %g; limit %g, %g", rep.RMSEPercent, rep.MaxPercent, 1e-5*limit, 1e-4*limit)
 			}
-		})
+		}
 	}
 }
 

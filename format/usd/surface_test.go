@@ -175,19 +175,21 @@ func wrapOf(code int) int {
 	return 0
 }
 
-// TestSurfaceRoundTrip writes the surfaced tube as .usda (the texture by
-// its path) and .usdz (the texture inside) and reads both back: the
+// TestSurfaceRoundTrip writes the surfaced tube as .usda and .usdc (the
+// texture by its path) and .usdz (the texture inside) and reads them back: the
 // polygons, UVs, normals, materials and parts as written, and the
 // package's image bytes.
 func TestSurfaceRoundTrip(t *testing.T) {
 	r := surfaceRig(t)
-	got := writeRead(t, r)
-	if got.Mesh.NumPolys() != r.Mesh.NumPolys() || !slices.Equal(got.Mesh.PolyVerts, r.Mesh.PolyVerts) {
-		t.Errorf("%d faces back, %d written: the polygons were not kept", got.Mesh.NumPolys(), r.Mesh.NumPolys())
-	}
-	sameSurface(t, r.Mesh.Surface, got.Mesh.Surface, r.Mesh, false)
-	if p := got.Mesh.Surface.Images[0].Path; p != "tex/checker.png" {
-		t.Errorf("the .usda references the texture as %q, want the input's path", p)
+	for _, c := range codecs {
+		got := writeReadAs(t, r, c)
+		if got.Mesh.NumPolys() != r.Mesh.NumPolys() || !slices.Equal(got.Mesh.PolyVerts, r.Mesh.PolyVerts) {
+			t.Errorf("%s: %d faces back, %d written: the polygons were not kept", c.name, got.Mesh.NumPolys(), r.Mesh.NumPolys())
+		}
+		sameSurface(t, r.Mesh.Surface, got.Mesh.Surface, r.Mesh, false)
+		if p := got.Mesh.Surface.Images[0].Path; p != "tex/checker.png" {
+			t.Errorf("the .%s references the texture as %q, want the input's path", c.name, p)
+		}
 	}
 	var z bytes.Buffer
 	if err := WriteUSDZ(&z, r, format.WriteOptions{}); err != nil {
@@ -313,9 +315,11 @@ func TestTrianglesWhenCornersDisagree(t *testing.T) {
 	for c := range col.Index {
 		col.Index[c] = int32(c / 3 % 2)
 	}
-	got := writeRead(t, r)
-	if got.Mesh.PolyStart != nil || len(got.Mesh.Tris) != len(r.Mesh.Tris) {
-		t.Fatalf("written as %d faces, want the %d triangles", got.Mesh.NumPolys(), len(r.Mesh.Tris))
+	for _, c := range codecs {
+		got := writeReadAs(t, r, c)
+		if got.Mesh.PolyStart != nil || len(got.Mesh.Tris) != len(r.Mesh.Tris) {
+			t.Fatalf("%s: written as %d faces, want the %d triangles", c.name, got.Mesh.NumPolys(), len(r.Mesh.Tris))
+		}
+		sameSurface(t, r.Mesh.Surface, got.Mesh.Surface, r.Mesh, false)
 	}
-	sameSurface(t, r.Mesh.Surface, got.Mesh.Surface, r.Mesh, false)
 }
