@@ -84,6 +84,7 @@ func (e Exec) Run(ctx context.Context, job Job) (Result, error) {
 		cmd.WaitDelay = 10 * time.Second
 	}
 	setParentDeath(cmd)
+	defer lockThread()()
 	err := cmd.Run()
 	res := usage(cmd.ProcessState)
 	if err != nil {

@@ -10,7 +10,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -168,6 +170,10 @@ func TestBatchShards(t *testing.T) {
 			r.Vertices < 1000 || r.Frames != 5 || !strings.HasPrefix(r.Digest, "sha256:") || !strings.HasPrefix(r.Version, "meshrig ") {
 			t.Errorf("report %+v", r)
 		}
+		// The memory model bounds what the item took.
+		if r.PeakMB > r.EstimateMB {
+			t.Errorf("%s: peak %.1f MiB over the model's %.1f", r.ID, r.PeakMB, r.EstimateMB)
+		}
 	}
 	if s.Items != 8 || s.Done != 8 || s.Failed != 0 || len(s.Shards) != 3 || s.Frames != 40 || frames != 40 ||
 		fmt.Sprintf("%.6f %.6f", s.Seconds, s.CPUSeconds) != fmt.Sprintf("%.6f %.6f", secs, cpu) {
@@ -288,6 +294,95 @@ func TestBatchKilledAndFailures(t *testing.T) {
 			if after[id] != before[id] {
 				t.Errorf("%s redone", id)
 			}
+		}
+		if got[id] != want {
+			t.Errorf("%s: %s, want %s", id, got[id], want)
+		}
+	}
+	noTemps(t, out)
+}
+
+// rigChildren lists the processes running `rig` with an output in dir.
+func rigChildren(dir string) []int {
+	var pids []int
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range procs {
+		b, err := os.ReadFile(p)
+		args := strings.Split(string(b), "\x00")
+		if err != nil || !slices.Contains(args, "rig") {
+			continue
+		}
+		if i := slices.Index(args, "-o"); i >= 0 && i+1 < len(args) && strings.HasPrefix(args[i+1], dir) {
+			pid, _ := strconv.Atoi(filepath.Base(filepath.Dir(p)))
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// TestBatchSIGKILL: a shard killed outright (the OOM killer, a pod's
+// grace period over) takes its running child with it (SIGTERM through
+// Pdeathsig: the child removes its temporary file); the rerun redoes
+// nothing finished and leaves no partial output.
+func TestBatchSIGKILL(t *testing.T) {
+	dir, ids := batchLibrary(t)
+	m, _ := os.ReadFile(filepath.Join(dir, "lib.jsonl"))
+	lines := strings.Split(strings.TrimSpace(string(m)), "\n")
+	writeFile(t, filepath.Join(dir, "three.jsonl"), strings.Join([]string{lines[5], lines[6], lines[7]}, "\n")+"\n")
+	out := filepath.Join(dir, "out")
+	cmd := exec.Command(os.Args[0], "batch", "three.jsonl", "-o", out, "--jobs", "1")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "MESHRIG_TEST_MAIN=1")
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	var first strings.Builder
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() {
+		first.WriteString(sc.Text() + "\n")
+		if strings.Contains(sc.Text(), " done ") {
+			break
+		}
+	}
+	// Kill the shard once the next item's child runs.
+	var running []int
+	for wait := time.Now().Add(time.Minute); len(running) == 0 && time.Now().Before(wait); time.Sleep(5 * time.Millisecond) {
+		running = rigChildren(out)
+	}
+	if len(running) == 0 {
+		t.Fatal("the next item's child never started")
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	deadline := time.Now().Add(2 * time.Minute)
+	for len(rigChildren(out)) > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("rig children %v outlived their killed shard", rigChildren(out))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	noTemps(t, out)
+	finished := settled(t, first.String())
+	before := readReportFiles(t, out)
+	rigs, _ := filepath.Glob(filepath.Join(out, "*.glb"))
+	// The child, killed as it started an item of a second or more, wrote
+	// no rig: one rig, one report.
+	if len(finished) != 1 || len(before) != 1 || len(rigs) != 1 {
+		t.Fatalf("after the kill: settled %v, reports %d, rigs %v", finished, len(before), rigs)
+	}
+	p := runMain(t, dir, "batch", "three.jsonl", "-o", out)
+	got := settled(t, p.stdout)
+	if p.code != 0 || len(got) != 3 {
+		t.Fatalf("rerun: exit %d %v\n%s", p.code, got, p.stderr)
+	}
+	for _, id := range ids[5:] {
+		want := "done"
+		if finished[id] == "done" {
+			want = "skipped"
 		}
 		if got[id] != want {
 			t.Errorf("%s: %s, want %s", id, got[id], want)
