@@ -11,11 +11,10 @@ import (
 	"github.com/meshrig/meshrig/rig"
 )
 
-// ReadUSDZ reads a rig from a USDZ package whose first file is a .usda
-// layer WriteUSDZ's way (see Read); the images its materials reference
-// inside the package come with their bytes (Image.Data), their Path the
-// name in the package. A package whose root layer is binary (.usdc) is
-// refused.
+// ReadUSDZ reads a rig from a USDZ package whose first file is a .usdc
+// or .usda layer laid out as WriteUSDZ and Write lay it out (see Read,
+// ReadUSDC); the images its materials reference inside the package come
+// with their bytes (Image.Data), their Path the name in the package.
 func ReadUSDZ(r io.ReaderAt, size int64) (*rig.Rig, error) {
 	z, err := zip.NewReader(r, size)
 	if err != nil {
@@ -25,14 +24,19 @@ func ReadUSDZ(r io.ReaderAt, size int64) (*rig.Rig, error) {
 		return nil, fmt.Errorf("usdz: empty package")
 	}
 	first := z.File[0]
-	if ext := strings.ToLower(path.Ext(first.Name)); ext != ".usda" {
-		return nil, fmt.Errorf("usdz: the root layer %q is not a .usda text layer (meshrig reads only its own)", first.Name)
+	read := Read
+	switch ext := strings.ToLower(path.Ext(first.Name)); ext {
+	case ".usda":
+	case ".usdc":
+		read = ReadUSDC
+	default:
+		return nil, fmt.Errorf("usdz: the root layer %q is not a .usda or .usdc layer", first.Name)
 	}
 	data, err := readEntry(first)
 	if err != nil {
 		return nil, err
 	}
-	out, err := Read(bytes.NewReader(data))
+	out, err := read(bytes.NewReader(data))
 	if err != nil {
 		return nil, fmt.Errorf("usdz %s: %w", first.Name, err)
 	}

@@ -13,8 +13,8 @@ import (
 	"github.com/meshrig/meshrig/seq"
 )
 
-// ReadScene reads a .usda or .usdz file name in fsys that meshrig wrote
-// (Read, ReadUSDZ) for format.ReadScene: the rig as ground truth, its
+// ReadScene reads a .usda, .usdc or .usdz file name in fsys that meshrig
+// wrote (Read, ReadUSDC, ReadUSDZ) for format.ReadScene: the rig as ground truth, its
 // rest mesh, and its clips played through FK and LBS as the sequence.
 // opt.Clip keeps one clip and opt.Frames a range of frames; clips are not
 // resampled, so opt.FPS must be 0 or each kept clip's own rate.
@@ -27,9 +27,12 @@ func ReadScene(fsys fs.FS, name string, opt format.SceneOptions) (*format.Scene,
 		return nil, err
 	}
 	var r *rig.Rig
-	if strings.EqualFold(path.Ext(name), ".usdz") {
+	switch strings.ToLower(path.Ext(name)) {
+	case ".usdz":
 		r, err = ReadUSDZ(bytes.NewReader(data), int64(len(data)))
-	} else {
+	case ".usdc":
+		r, err = ReadUSDC(bytes.NewReader(data))
+	default:
 		r, err = Read(bytes.NewReader(data))
 	}
 	if err != nil {

@@ -11,13 +11,13 @@ import (
 )
 
 // TestReadScene reads the tube (two clips) through format.ReadScene from
-// .usda and .usdz: the sequence is the written rig's playback (RMSE%
+// .usda, .usdc and .usdz: the sequence is the written rig's playback (RMSE%
 // within the round trip's float32 bound), Clip and Frames pick what they
 // name, and a rate other than the clips' own is refused.
 func TestReadScene(t *testing.T) {
 	r := testRigs(t)["tube"]
 	dir := t.TempDir()
-	for _, ext := range []string{".usda", ".usdz"} {
+	for _, ext := range []string{".usda", ".usdc", ".usdz"} {
 		p := filepath.Join(dir, "tube"+ext)
 		if err := format.WriteFile(p, r, format.WriteOptions{}); err != nil {
 			t.Fatal(err)

@@ -232,7 +232,7 @@ func TestUSDZLayout(t *testing.T) {
 			t.Errorf("%s: %v, or its bytes are not where the header says", f.Name, err)
 		}
 	}
-	if strings.Join(names, " ") != "rig.usda textures/checker.png" {
+	if strings.Join(names, " ") != "rig.usdc textures/checker.png" {
 		t.Errorf("package holds %v, want the layer first and its texture", names)
 	}
 }

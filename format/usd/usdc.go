@@ -11,11 +11,15 @@ import (
 )
 
 // WriteUSDC writes r as a binary crate layer (.usdc) holding what Write's
-// .usda holds, except customData (the original names of clips, parts and
-// materials, and the clips' rates, which the time codes carry anyway).
+// .usda holds: that layer, parsed back and encoded.
 func WriteUSDC(w io.Writer, r *rig.Rig, opt format.WriteOptions) error {
+	return writeCrate(w, r, func(k int) string { return r.Mesh.Surface.Images[k].Path })
+}
+
+// writeCrate writes the crate of the layer writeLayer makes with asset.
+func writeCrate(w io.Writer, r *rig.Rig, asset func(k int) string) error {
 	var text bytes.Buffer
-	if err := writeLayer(&text, r, func(k int) string { return r.Mesh.Surface.Images[k].Path }); err != nil {
+	if err := writeLayer(&text, r, asset); err != nil {
 		return err
 	}
 	ly, err := parseLayer(text.String())

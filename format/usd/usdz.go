@@ -14,11 +14,11 @@ import (
 )
 
 // layerName is the package's first file, its root layer.
-const layerName = "rig.usda"
+const layerName = "rig.usdc"
 
 // WriteUSDZ writes r as a USDZ package: a zip archive, uncompressed, whose
-// first file is the root layer (the .usda Write makes; the USDZ
-// specification allows usda or usdc there) followed by the PNG and JPEG
+// first file is the root layer (the binary crate WriteUSDC makes, which
+// every USDZ reader takes) followed by the PNG and JPEG
 // images the surface holds, under textures/, which the layer's materials
 // reference. Every file's data starts at a multiple of 64 bytes, as the
 // specification requires. An image the input only named (a path without
@@ -50,7 +50,7 @@ func WriteUSDZ(w io.Writer, r *rig.Rig, opt format.WriteOptions) error {
 		}
 	}
 	var layer bytes.Buffer
-	if err := writeLayer(&layer, r, func(k int) string { return assets[k] }); err != nil {
+	if err := writeCrate(&layer, r, func(k int) string { return assets[k] }); err != nil {
 		return err
 	}
 	z := &zipWriter{w: w}

@@ -19,7 +19,7 @@ const (
 
 func init() {
 	format.Register(format.Format{Name: "usd", Exts: []string{".usda"}, Write: Write, Scene: ReadScene})
-	format.Register(format.Format{Name: "usdc", Exts: []string{".usdc"}, Write: WriteUSDC})
+	format.Register(format.Format{Name: "usdc", Exts: []string{".usdc"}, Write: WriteUSDC, Scene: ReadScene})
 	format.Register(format.Format{Name: "usdz", Exts: []string{".usdz"}, Write: WriteUSDZ, Scene: ReadScene})
 }
 
