@@ -41,6 +41,13 @@ func Animation(ctx context.Context, r *rig.Rig, s *seq.Sequence, o Options) (*ri
 	if err := checkInputs(r, s); err != nil {
 		return nil, Report{}, err
 	}
+	keep, err := maskKeeps(r, o)
+	if err != nil {
+		return nil, Report{}, err
+	}
+	if o.Helpers > 0 {
+		return addHelpers(ctx, r, s, o, keep)
+	}
 	var rep Report
 	us := method.NewUnitSphere(r.Mesh.Verts)
 	nj := r.Skeleton.Len()
@@ -103,7 +110,7 @@ func Animation(ctx context.Context, r *rig.Rig, s *seq.Sequence, o Options) (*ri
 	percent := func(e float64) float64 { return 100 * math.Sqrt(e/float64(p.N*p.F)) / diag }
 	rep.StartRMSEPercent = percent(e0)
 
-	ws := &weightSolver{p: p, k: o.MaxInfluences, near: near}
+	ws := &weightSolver{p: p, k: o.MaxInfluences, near: near, keep: keep}
 	if o.Solve != Motion {
 		ws.ring = seamRing(p, r.Mesh.Tris)
 	}
@@ -142,6 +149,11 @@ func Animation(ctx context.Context, r *rig.Rig, s *seq.Sequence, o Options) (*ri
 		rep.RMSEPercent = percent(p.SSE())
 	}
 	out := export(r, s, p, h, us, o, fromClips != nil && rep.MotionFrom == "clips")
+	for i, k := range keep {
+		if k {
+			out.Skin[i] = r.Skin[i]
+		}
+	}
 	return out, rep, out.Validate()
 }
 
@@ -166,4 +178,29 @@ func checkInputs(r *rig.Rig, s *seq.Sequence) error {
 		return fmt.Errorf("refit: the animation has no frames")
 	}
 	return nil
+}
+
+// maskKeeps turns o.Mask into the vertices whose weights are kept (nil
+// without a mask), refusing a mask that cannot apply.
+func maskKeeps(r *rig.Rig, o Options) ([]bool, error) {
+	if o.Mask == nil {
+		return nil, nil
+	}
+	if len(o.Mask) != len(r.Mesh.Verts) {
+		return nil, fmt.Errorf("refit: the mask has %d values, the mesh %d vertices", len(o.Mask), len(r.Mesh.Verts))
+	}
+	if o.Solve == Motion {
+		return nil, fmt.Errorf("refit: a mask says which weights to solve, and only the motion was to be solved")
+	}
+	if !skinFits(r) {
+		return nil, fmt.Errorf("refit: a mask keeps the rig's weights where it is 0, but the rig has no skin that fits its mesh")
+	}
+	keep := make([]bool, len(o.Mask))
+	for i, v := range o.Mask {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("refit: mask value %d is %v", i, v)
+		}
+		keep[i] = v == 0
+	}
+	return keep, nil
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/meshrig/meshrig/method"
+	"github.com/meshrig/meshrig/rig"
 )
 
 // Solve says what Animation fits; the rest is kept from the rig given.
@@ -62,6 +63,21 @@ type Options struct {
 	// locates them better (skinning.FitJoints); the hierarchy, names and
 	// order stay. Off by default: the heads come back bit for bit.
 	RefineJoints bool
+	// Mask, when not nil, holds one value per vertex: a vertex whose
+	// value is 0 keeps the rig's weights bit for bit, the others are
+	// solved (a painted mask; Dem Bones' vertex-colour masks). The rig's
+	// skin must then fit its mesh, and Solve must fit weights.
+	Mask []float64
+	// Helpers, when positive, adds this many helper joints to the rig
+	// instead of refitting it: see helpers.go. The rig's clips must cover
+	// the animation's frames.
+	Helpers int
+	// Lock lists the joints whose animation Helpers keeps bit for bit;
+	// nil locks every joint of the rig. Unlocked joints turn to fit.
+	Lock []rig.JointID
+	// HelperTranslate lets helper joints translate as well as turn
+	// (sliding helpers); by default they only turn about their heads.
+	HelperTranslate bool
 	// Progress and Notes may be nil.
 	Progress method.Progress
 	Notes    method.Notes
@@ -95,4 +111,8 @@ type Report struct {
 	// WeightsFrom is "skin" (the rig's own) or "proximity";
 	// MotionFrom is "clips" (the rig's own) or "rigid fits".
 	WeightsFrom, MotionFrom string
+	// BodyRMSEPercent is, with Helpers, the error of the rig as given
+	// (its clips and skin, no helpers); Helpers lists the joints added.
+	BodyRMSEPercent float64
+	Helpers         []rig.JointID
 }

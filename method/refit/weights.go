@@ -28,6 +28,7 @@ type weightSolver struct {
 	k    int
 	near [][nearK]int32
 	ring ring
+	keep []bool // per vertex, or nil: kept vertices are not solved (Options.Mask)
 }
 
 func (ws *weightSolver) update() {
@@ -37,6 +38,11 @@ func (ws *weightSolver) update() {
 	ww := make([]float64, len(p.WW))
 	par.For(p.N, 256, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
+			if ws.keep != nil && ws.keep[i] {
+				copy(wb[i*skinning.MaxK:(i+1)*skinning.MaxK], p.WB[i*skinning.MaxK:(i+1)*skinning.MaxK])
+				copy(ww[i*skinning.MaxK:(i+1)*skinning.MaxK], p.WW[i*skinning.MaxK:(i+1)*skinning.MaxK])
+				continue
+			}
 			ws.solve(i, ps, wb[i*skinning.MaxK:(i+1)*skinning.MaxK], ww[i*skinning.MaxK:(i+1)*skinning.MaxK])
 		}
 	})
