@@ -40,6 +40,15 @@ func (d *dec) span(off int64, n uint64) ([]byte, error) {
 	return d.b[off : off+int64(n)], nil
 }
 
+// elems returns n elements of size bytes at off, refusing a count the
+// file cannot hold before multiplying it.
+func (d *dec) elems(off int64, n, size uint64) ([]byte, error) {
+	if n > uint64(len(d.b))/size {
+		return nil, badf(off, "%d elements of %d bytes in a file of %d bytes", n, size, len(d.b))
+	}
+	return d.span(off, n*size)
+}
+
 // lz4 undoes TfFastCompression's framing and the LZ4 block inside
 // (one chunk), into at most max bytes.
 func lz4(off int64, in []byte, max int) ([]byte, error) {
@@ -270,7 +279,7 @@ func (d *dec) readStrings(off int64) error {
 	if err != nil {
 		return err
 	}
-	raw, err := d.span(off+8, 4*n)
+	raw, err := d.elems(off+8, n, 4)
 	if err != nil {
 		return err
 	}

@@ -81,7 +81,7 @@ func (d *dec) value(r uint64) (value, error) {
 		return value{}, err
 	}
 	if typ == cToken {
-		raw, err := d.span(off+8, 4*n)
+		raw, err := d.elems(off+8, n, 4)
 		if err != nil {
 			return value{}, err
 		}
@@ -99,7 +99,7 @@ func (d *dec) value(r uint64) (value, error) {
 	if n > uint64(len(d.b))/size {
 		return value{}, badf(off, "%d elements in a file of %d bytes", n, len(d.b))
 	}
-	raw, err := d.span(off+8, n*size)
+	raw, err := d.elems(off+8, n, size)
 	if err != nil {
 		return value{}, err
 	}
@@ -173,7 +173,7 @@ func (d *dec) tokenVector(off int64) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	raw, err := d.span(off+8, 4*n)
+	raw, err := d.elems(off+8, n, 4)
 	if err != nil {
 		return nil, err
 	}
@@ -214,7 +214,7 @@ func (d *dec) listOp(off int64, typ int) (value, error) {
 		if err != nil {
 			return value{}, err
 		}
-		raw, err := d.span(at+8, 4*n)
+		raw, err := d.elems(at+8, n, 4)
 		if err != nil {
 			return value{}, err
 		}
@@ -312,7 +312,7 @@ func (d *dec) samples(r uint64) ([]sample, error) {
 	if err != nil {
 		return nil, err
 	}
-	traw, err := d.span(toff+8, 8*nt)
+	traw, err := d.elems(toff+8, nt, 8)
 	if err != nil {
 		return nil, err
 	}
@@ -328,7 +328,7 @@ func (d *dec) samples(r uint64) ([]sample, error) {
 	if nv != nt {
 		return nil, badf(vat, "%d values for %d sample times", nv, nt)
 	}
-	vraw, err := d.span(vat+8, 8*nv)
+	vraw, err := d.elems(vat+8, nv, 8)
 	if err != nil {
 		return nil, err
 	}
