@@ -1,6 +1,6 @@
 // Package usd writes rigs as USD (Universal Scene Description) with the
 // UsdSkel schemas — a text layer (.usda), a binary crate layer (.usdc) or
-// a USDZ package (.usdz) — and reads back the text layers it writes.
+// a USDZ package (.usdz) — and reads back the files it writes.
 //
 // A written layer holds one SkelRoot, /Rig (the layer's defaultPrim), with
 //
@@ -25,18 +25,18 @@
 // start at time code 0; frame f of a clip at fps is at f·timeCodesPerSecond/fps,
 // and its customData keeps its name and rate.
 //
-// The package registers ".usda" (format "usd"), ".usdc" (format "usdc",
-// written only) and ".usdz" (format "usdz") for format.WriteFile and
-// format.ReadScene:
+// The package registers ".usda" (format "usd"), ".usdc" (format "usdc")
+// and ".usdz" (format "usdz") for format.WriteFile and format.ReadScene:
 //
 //	import _ "github.com/meshrig/meshrig/format/usd"
 //	err := format.WriteFile("walk.usda", r, format.WriteOptions{})
 //
-// Read (a .usda layer), ReadUSDZ (a package) and ReadScene read back what
-// Write and WriteUSDZ write — joints, weights, clips, polygons, normals,
-// UV and colour sets, materials and parts: a tokenizer and parser for the subset of
-// usda the writer emits, not a general USD reader; anything else is an
-// error naming its line (format.ParseError).
+// Read (a .usda layer), ReadUSDC (a crate), ReadUSDZ (a package) and
+// ReadScene read back what the writers write — joints, weights, clips,
+// polygons, normals, UV and colour sets, materials and parts: a parser
+// for the subset of usda the writer emits and a decoder for the crate
+// features it uses, not a general USD reader; anything else is an error
+// naming its line or byte offset (format.ParseError).
 //
 // Values travel at the precision UsdSkel gives them: points, rotations
 // and translations as float32 (point3f, quatf, float3), bind and rest
@@ -45,9 +45,7 @@
 // .ci/play-usd.mjs) plays them as our own FK and LBS do.
 //
 // WriteUSDC encodes the same layer as a crate file (version 0.8.0: LZ4
-// framed sections, USD's integer coding, the path tree), without the
-// customData dictionaries' number types beyond double; TinyUSDZ prints
-// back the same layer from the .usdc as from the .usda. The crate is not
-// read back, and the .usdz holds the .usda (the USDZ specification allows
-// either as its root layer), so that Read can open the package.
+// framed sections, USD's integer coding, the path tree); TinyUSDZ prints
+// back the same layer from the .usdc as from the .usda. The .usdz holds
+// that crate as its root layer, with the textures.
 package usd
