@@ -7,7 +7,9 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
+	"golang.org/x/term"
 
 	"github.com/meshrig/meshrig/batch"
 )
@@ -140,17 +142,18 @@ func runBatch(cmd *cobra.Command, g *globals, o *batchOptions, manifest string) 
 	mine := shard.Items(items)
 	g.logf("shard %s: %d of %d items, %d at once within %.1f GiB", shard, len(mine), len(items), o.jobs, float64(maxMem)/(1<<30))
 	w := cmd.OutOrStdout()
-	update, finish := g.progress("batch")
+	bar := newBatchBar(g, len(mine))
 	start := time.Now()
 	tot, err := batch.Run(cmd.Context(), mine, batch.Options{
 		OutDir: o.out, Jobs: o.jobs, MaxMemory: maxMem, Shard: shard, Version: versionText(),
 		Runner: batch.Exec{Path: self},
 		Events: func(e batch.Event) {
+			bar.clear() // the line goes above the bar, not through it
 			printEvent(w, e)
-			update("", e.Finished, e.Total)
+			bar.set(e.Finished)
 		},
 	})
-	finish(err)
+	bar.clear()
 	if err != nil {
 		return err
 	}
@@ -160,6 +163,37 @@ func runBatch(cmd *cobra.Command, g *globals, o *batchOptions, manifest string) 
 		return fmt.Errorf("%d of %d items failed (their errors are above and in %s)", tot.Failed, tot.Total, batch.ReportPath(o.out, "ID"))
 	}
 	return nil
+}
+
+// batchBar counts settled items on stderr when it is a terminal; it is
+// cleared while a line is printed, and redrawn after.
+type batchBar struct{ pb *progressbar.ProgressBar }
+
+func newBatchBar(g *globals, total int) *batchBar {
+	if g.quiet || total == 0 || !term.IsTerminal(int(os.Stderr.Fd())) {
+		return &batchBar{}
+	}
+	pb := progressbar.NewOptions(total,
+		progressbar.OptionSetWriter(os.Stderr),
+		progressbar.OptionSetDescription("batch"),
+		progressbar.OptionShowCount(),
+		progressbar.OptionSetWidth(30),
+		progressbar.OptionClearOnFinish(),
+	)
+	return &batchBar{pb}
+}
+
+func (b *batchBar) set(n int) {
+	if b.pb != nil {
+		b.pb.Set(n)
+	}
+}
+
+func (b *batchBar) clear() {
+	if b.pb != nil {
+		b.pb.Clear()
+		fmt.Fprint(os.Stderr, "\r")
+	}
 }
 
 // printEvent writes one line per settled item.
