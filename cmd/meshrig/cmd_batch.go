@@ -216,7 +216,13 @@ func newBatchReport(g *globals) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "report OUTDIR",
 		Short: "Merge every shard's item reports into one table, with totals and the worst items",
-		Args:  cobra.ExactArgs(1),
+		Long: `report reads OUTDIR/reports/*.json, written by every shard of a batch into
+the shared output folder, and prints one row per item, the totals (items
+done and failed, seconds, CPU seconds, the largest peak memory, the mean
+RMSE%), the five worst items by RMSE% and every failure with its error.
+--json prints the same as {"summary": …, "items": […]}. The exit status
+is 1 when any item failed.`,
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			reps, err := batch.ReadReports(args[0])
 			if err != nil {
