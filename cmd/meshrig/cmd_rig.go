@@ -36,6 +36,7 @@ type rigOptions struct {
 	areaVotes  bool
 	splitClips bool
 	load       loadFlags
+	given      givenFlags // rig only: --skeleton FILE, --rig, --helpers, --mask
 }
 
 func newRig(g *globals) *cobra.Command {
@@ -71,6 +72,8 @@ Yuksel 2007: fast, rigid face clusters, --bones or --tolerance) and spectral
 	f.StringVar(&o.collada, "collada", "", "Collada version for .dae output (default 1.4.1)")
 	f.BoolVar(&o.splitClips, "split-clips", false, "write one file per clip, OUT-CLIP.ext, each with the same skeleton and weights (Blender's Collada importer merges a file's clips into one action)")
 	o.addFlags(f)
+	o.given.add(f)
+	f.Lookup("skeleton").Usage = "tree (a joint hierarchy), none (free bones, no joints), or a skeleton FILE (glTF, Collada, FBX, libigl .tgf) whose joints are kept: weights and motion are solved for it"
 	o.load.add(cmd)
 	cmd.MarkFlagRequired("output")
 	return cmd
@@ -140,7 +143,8 @@ func (o *rigOptions) check() error {
 		return fmt.Errorf("--method %q: unknown (available: %s)", o.method, strings.Join(registry.AnimationNames(), ", "))
 	}
 	o.method = e.Name
-	if o.skeleton != "tree" && o.skeleton != "none" {
+	// A skeleton FILE is for rig alone, which registers --solve (bench does not).
+	if o.skeleton != "tree" && o.skeleton != "none" && o.given.solve == "" {
 		return fmt.Errorf("--skeleton %q: want tree or none", o.skeleton)
 	}
 	if o.skeleton == "none" && !e.Free {
@@ -167,13 +171,13 @@ func (o *rigOptions) check() error {
 
 func runRig(cmd *cobra.Command, g *globals, o *rigOptions, args []string) error {
 	ctx := cmd.Context()
-	if err := firstErr(o.check(), o.load.check()); err != nil {
+	if err := firstErr(o.check(), o.checkGiven(), o.load.check()); err != nil {
 		return err
 	}
 	var plan safefile.Plan
 	defer plan.Abort()
 	plan.Read(args...)
-	plan.Read(o.load.restFile())
+	plan.Read(o.load.restFile(), o.skeletonFile(), o.given.rig)
 	if o.splitClips {
 		var probe safefile.Plan // -o names the files; its folder and format are checked now
 		if err := declareRig(&probe, "-o", o.out); err != nil {
@@ -203,7 +207,13 @@ func runRig(cmd *cobra.Command, g *globals, o *rigOptions, args []string) error 
 		return err
 	}
 	start := time.Now()
-	r, name, err := rigWith(ctx, g, o, in.Sequence)
+	var r *rig.Rig
+	var name string
+	if o.givenActive() {
+		r, name, err = rigGiven(ctx, g, o, &plan, in.Sequence)
+	} else {
+		r, name, err = rigWith(ctx, g, o, in.Sequence)
+	}
 	if err != nil {
 		return err
 	}

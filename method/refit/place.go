@@ -34,8 +34,12 @@ type Placement struct {
 // and the axis along which the joints spread most gets the mesh's extent
 // along that axis (a skeleton spans its mesh's longest reach, while its
 // other extents are thinner than the flesh); the joints must then pass the
-// same checks. Names, order and parents never change.
-func PlaceSkeleton(sk rig.Skeleton, verts []linalg.Vec3, fit bool) (rig.Skeleton, Placement, error) {
+// same checks. When the skeleton came with a mesh of its own (a body
+// rig's file), ref holds that mesh's vertices and the fit maps ref's box
+// onto the mesh's instead (scale by the diagonals' ratio, centres met),
+// which is exact for the same body exported in other units or at
+// another place. Names, order and parents never change.
+func PlaceSkeleton(sk rig.Skeleton, verts []linalg.Vec3, fit bool, ref []linalg.Vec3) (rig.Skeleton, Placement, error) {
 	pl := Placement{Scale: 1}
 	if sk.Len() == 0 {
 		return sk, pl, fmt.Errorf("%w: it has no joints", ErrSkeletonPlacement)
@@ -43,7 +47,16 @@ func PlaceSkeleton(sk rig.Skeleton, verts []linalg.Vec3, fit bool) (rig.Skeleton
 	lo, hi := mesh.Bounds(verts)
 	d := hi.Sub(lo).Norm()
 	out := rig.Skeleton{Joints: append([]rig.Joint(nil), sk.Joints...)}
-	if fit {
+	if fit && len(ref) > 0 {
+		rlo, rhi := mesh.Bounds(ref)
+		if rd := rhi.Sub(rlo).Norm(); rd > 0 {
+			pl.Scale = d / rd
+		}
+		pl.Shift = lo.Add(hi).Scale(0.5).Sub(rlo.Add(rhi).Scale(0.5 * pl.Scale))
+		for j := range out.Joints {
+			out.Joints[j].Head = out.Joints[j].Head.Scale(pl.Scale).Add(pl.Shift)
+		}
+	} else if fit {
 		heads := metricHeads(&sk)
 		jlo, jhi := mesh.Bounds(heads)
 		je, me := jhi.Sub(jlo), hi.Sub(lo)
