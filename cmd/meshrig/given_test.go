@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"sort"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
