@@ -61,14 +61,14 @@ func reportOf(t *testing.T, args ...string) metric.Report {
 // TestRigGivenSkeleton: every generated character given its true skeleton
 // (truth.glb) gets weights and motion solved from scratch that replay it
 // within RMSE% 0.03, and the written rig keeps the joints' names, order
-// and parents — through glTF and Collada.
+// and parents — through glTF, and for the biped Collada, FBX and USD.
 func TestRigGivenSkeleton(t *testing.T) {
 	for _, kind := range []string{"biped", "quadruped", "hand", "snake"} {
 		t.Run(kind, func(t *testing.T) {
 			dir := gen(t, kind)
 			truth := filepath.Join(dir, "truth.glb")
-			for _, ext := range []string{".glb", ".dae"} {
-				if kind != "biped" && ext == ".dae" {
+			for _, ext := range []string{".glb", ".dae", ".fbx", ".usda"} {
+				if kind != "biped" && ext != ".glb" {
 					continue
 				}
 				out := filepath.Join(t.TempDir(), "out"+ext)
