@@ -65,9 +65,10 @@ type line struct {
 }
 
 // ReadManifest reads the items of a manifest: a JSON Lines file (one
-// object per line; blank lines and lines starting with '#' are skipped)
-// or a folder whose subfolders are the items, each with the default
-// options and its folder's name as id. Every line is checked — unknown
+// object per line; blank lines and lines starting with '#' are skipped;
+// relative paths resolved against the manifest's absolute folder) or a
+// folder whose subfolders are the items, each with the default options
+// and its folder's name as id. Every line is checked — unknown
 // keys, bad values, repeated ids or outputs — before it returns; the
 // error names the file and line of the first problem.
 func ReadManifest(path string) ([]Item, error) {
@@ -83,13 +84,22 @@ func ReadManifest(path string) ([]Item, error) {
 		return nil, fmt.Errorf("manifest: %w", err)
 	}
 	defer f.Close()
-	return ParseManifest(f, path)
+	// Paths resolve against the absolute folder, so a run from another
+	// working folder finds the same items up to date.
+	dir, err := filepath.Abs(filepath.Dir(path))
+	if err != nil {
+		return nil, fmt.Errorf("manifest: %w", err)
+	}
+	return parse(f, path, dir)
 }
 
 // ParseManifest parses JSON Lines from r; name is the manifest's path,
 // for messages and for resolving relative paths.
 func ParseManifest(r io.Reader, name string) ([]Item, error) {
-	dir := filepath.Dir(name)
+	return parse(r, name, filepath.Dir(name))
+}
+
+func parse(r io.Reader, name, dir string) ([]Item, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
 	var items []Item
@@ -314,12 +324,16 @@ func readFolder(dir string) ([]Item, error) {
 	if err != nil {
 		return nil, fmt.Errorf("manifest: %w", err)
 	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("manifest: %w", err)
+	}
 	var items []Item
 	for _, e := range ents {
 		if !e.IsDir() || strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
-		it := Item{ID: e.Name(), Inputs: []string{filepath.Join(dir, e.Name())}}
+		it := Item{ID: e.Name(), Inputs: []string{filepath.Join(abs, e.Name())}}
 		if err := it.check(); err != nil {
 			return nil, fmt.Errorf("%s: %w", filepath.Join(dir, e.Name()), err)
 		}

@@ -28,8 +28,8 @@ const (
 
 // Report is one item's record: what was read, with which options, by
 // which meshrig, and how well and how fast it went. An item is up to date
-// when its report says done, its Digest and Options match the item's
-// inputs and options now, and its output exists.
+// when its report says done, its Digest, Options and Output match the
+// item's inputs' contents and its options now, and its output exists.
 type Report struct {
 	ID     string   `json:"id"`
 	Status string   `json:"status"`
@@ -66,16 +66,10 @@ func ReportPath(outDir, id string) string {
 
 // upToDate tells whether an earlier report r lets item it be skipped.
 func upToDate(r *Report, it Item, digest, outDir string) bool {
+	// The inputs' paths are not compared: the digest of their contents
+	// decides, so a library moved or mounted elsewhere is not redone.
 	if r == nil || r.Status != StatusDone || r.Digest != digest || r.Options != it.Rig || r.Output != it.Output {
 		return false
-	}
-	if len(r.Inputs) != len(it.Inputs) {
-		return false
-	}
-	for k := range r.Inputs {
-		if r.Inputs[k] != it.Inputs[k] {
-			return false
-		}
 	}
 	st, err := os.Stat(filepath.Join(outDir, it.Output))
 	return err == nil && st.Mode().IsRegular() && st.Size() > 0

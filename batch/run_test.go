@@ -229,3 +229,36 @@ func TestMeasure(t *testing.T) {
 		t.Errorf("unknown estimate %d", e)
 	}
 }
+
+// TestRunLibraryMoved: the digest, not the inputs' paths, decides, so a
+// library moved (or mounted elsewhere) is not redone; a manifest read
+// from another working folder resolves to the same items.
+func TestRunLibraryMoved(t *testing.T) {
+	dir, items := library(t, 3)
+	f := &fake{}
+	opt := Options{OutDir: filepath.Join(dir, "out"), Runner: f}
+	if _, err := Run(context.Background(), items, opt); err != nil || len(f.calls) != 3 {
+		t.Fatalf("%v %v", err, f.calls)
+	}
+	if err := os.Rename(filepath.Join(dir, "in"), filepath.Join(dir, "moved")); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "moved", "lib.jsonl"), []byte(`{"id":"c0","input":"c0"}
+{"id":"c1","input":"c1"}
+{"id":"c2","input":"c2"}
+`), 0o644)
+	t.Chdir(filepath.Join(dir, "moved", "c1"))
+	moved, err := ReadManifest("../lib.jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, _ := filepath.EvalSymlinks(moved[0].Inputs[0])
+	b, _ := filepath.EvalSymlinks(filepath.Join(dir, "moved", "c0"))
+	if !filepath.IsAbs(moved[0].Inputs[0]) || a != b {
+		t.Errorf("input resolved to %s", moved[0].Inputs[0])
+	}
+	f.calls = nil
+	if tot, err := Run(context.Background(), moved, opt); err != nil || tot.Skipped != 3 || len(f.calls) != 0 {
+		t.Errorf("moved library: %+v %v, calls %v", tot, err, f.calls)
+	}
+}

@@ -282,7 +282,7 @@ func TestBatchKilledAndFailures(t *testing.T) {
 	if p.code != 1 || got["corrupt"] != "FAILED" || got["missing"] != "FAILED" {
 		t.Fatalf("rerun: exit %d, %v\n%s%s", p.code, got, p.stdout, p.stderr)
 	}
-	if !strings.Contains(p.stdout, "missing  input lib/not-there: no such file or folder") ||
+	if !strings.Contains(p.stdout, "missing  input "+filepath.Join(dir, "lib", "not-there")+": no such file or folder") ||
 		!strings.Contains(p.stdout, "corrupt  ") || !strings.Contains(p.stderr, "2 of 6 items failed") {
 		t.Errorf("failures not reported:\n%s%s", p.stdout, p.stderr)
 	}
