@@ -43,8 +43,8 @@ func (o *givenFlags) add(f *pflag.FlagSet) {
 	f.BoolVar(&o.refineJoints, "refine-joints", false, "with --skeleton FILE or --rig: let the joints' rest positions move where the motion locates them better (the hierarchy stays)")
 	f.BoolVar(&o.fitSkeleton, "fit-skeleton", false, "with --skeleton FILE: map a skeleton in another scale or place onto the mesh by a similarity transform")
 	f.IntVar(&o.helpers, "helpers", 0, "with --rig BODY: add this many helper joints where the body rig misses the animation, keeping the locked joints' animation")
-	f.StringVar(&o.lock, "lock", "all", "with --helpers: the body joints whose animation is kept, comma-separated names, or all")
-	f.BoolVar(&o.helperTranslate, "helper-translate", false, "with --helpers: helper joints translate (slide) as well as turn")
+	f.StringVar(&o.lock, "lock", "all", "with --rig: the joints whose animation is kept bit for bit, comma-separated names, or all (with --helpers); without --helpers the other joints' tracks and the weights are refitted (Dem Bones' demLock)")
+	f.BoolVar(&o.helperTranslate, "helper-translate", false, "with --helpers: helper joints translate (slide) as well as turn; with --lock alone, the unlocked joints do")
 	f.StringVar(&o.mask, "mask", "", "with --rig: solve weights only where this mask is not 0: vertex-colour (the rest mesh's first colour set, mean of R, G, B) or a file of one value per vertex per line")
 }
 
@@ -89,8 +89,11 @@ func (o *rigOptions) checkGiven() error {
 			return err
 		}
 	}
-	if (gf.lock != "all" || gf.helperTranslate) && gf.helpers == 0 {
-		return fmt.Errorf("--lock and --helper-translate need --helpers")
+	if gf.helperTranslate && gf.helpers == 0 && gf.lock == "all" {
+		return fmt.Errorf("--helper-translate needs --helpers or --lock")
+	}
+	if gf.lock != "all" && gf.rig == "" {
+		return fmt.Errorf("--lock needs --rig (the joints it keeps)")
 	}
 	return nil
 }
@@ -130,7 +133,7 @@ func rigGiven(ctx context.Context, g *globals, o *rigOptions, plan *safefile.Pla
 		if n, m := len(start.Mesh.Verts), s.N(); n != m {
 			return nil, "", fmt.Errorf("%s has %d vertices, the animation %s has %d: the rig must be of the animated mesh", gf.rig, n, animName(s), m)
 		}
-		if gf.helpers > 0 {
+		if gf.helpers > 0 || gf.lock != "all" {
 			lock, err := lockJoints(gf.rig, &start.Skeleton, gf.lock)
 			if err != nil {
 				return nil, "", err
@@ -155,9 +158,9 @@ func rigGiven(ctx context.Context, g *globals, o *rigOptions, plan *safefile.Pla
 	if err != nil {
 		return nil, "", fmt.Errorf("%s: %w", from, err)
 	}
-	if gf.helpers > 0 {
+	if gf.helpers > 0 || gf.lock != "all" {
 		removed := 100 * (1 - rep.RMSEPercent/rep.BodyRMSEPercent)
-		g.logf("helpers: %d joints added; RMSE%% %.4f for the body rig alone, %.4f with the helpers (%.0f%% of the error removed)", len(rep.Helpers), rep.BodyRMSEPercent, rep.RMSEPercent, removed)
+		g.logf("locked joints kept, %d helper joints added; RMSE%% %.4f for the body rig alone, %.4f with the helpers (%.0f%% of the error removed)", len(rep.Helpers), rep.BodyRMSEPercent, rep.RMSEPercent, removed)
 		for _, h := range rep.Helpers {
 			jt := out.Skeleton.Joints[h]
 			g.logf("  %s under %s", jt.Name, out.Skeleton.Joints[jt.Parent].Name)

@@ -45,7 +45,7 @@ func Animation(ctx context.Context, r *rig.Rig, s *seq.Sequence, o Options) (*ri
 	if err != nil {
 		return nil, Report{}, err
 	}
-	if o.Helpers > 0 {
+	if o.Helpers > 0 || o.Lock != nil {
 		return addHelpers(ctx, r, s, o, keep)
 	}
 	var rep Report

@@ -50,6 +50,10 @@ import (
 // clustered vertices carry.
 const selectShare = 0.8
 
+// motionSweeps is how many parents-first sweeps over the free joints a
+// round makes (a chain of free joints settles over several).
+const motionSweeps = 3
+
 // reachScale grows a helper's reach past its cluster's farthest member,
 // so the weights can fade out around it.
 const reachScale = 1.5
@@ -57,7 +61,7 @@ const reachScale = 1.5
 // maxFeatureFrames bounds the frames a clustering feature samples.
 const maxFeatureFrames = 64
 
-// addHelpers is Animation with o.Helpers > 0.
+// addHelpers is Animation with o.Helpers > 0 or o.Lock set.
 func addHelpers(ctx context.Context, r *rig.Rig, s *seq.Sequence, o Options, keep []bool) (*rig.Rig, Report, error) {
 	if !skinFits(r) {
 		return nil, Report{}, fmt.Errorf("refit: helpers need the body rig's skin, and it has none that fits its mesh")
@@ -91,23 +95,31 @@ func addHelpers(ctx context.Context, r *rig.Rig, s *seq.Sequence, o Options, kee
 	body := hs.sse()
 	rep := Report{BodyRMSEPercent: percent(body), StartRMSEPercent: percent(body), WeightsFrom: "skin", MotionFrom: "clips"}
 
-	clusters, err := hs.cluster(o.Helpers, diag)
-	if err != nil {
-		return nil, Report{}, err
-	}
 	hs.translate = o.HelperTranslate
-	hs.addJoints(clusters, keep)
+	if o.Helpers > 0 {
+		clusters, err := hs.cluster(o.Helpers, diag)
+		if err != nil {
+			return nil, Report{}, err
+		}
+		hs.addJoints(clusters, keep)
+		hs.startHelpers(clusters)
+	} else {
+		hs.lockOnly = true
+		hs.reachUnlocked(locked, keep)
+	}
 	for j := 0; j < nj; j++ {
 		hs.free[j] = !locked[j]
 	}
-	hs.startHelpers(clusters)
 	prev := math.Inf(1)
 	for it := 0; it < o.Iterations; it++ {
 		if err := ctx.Err(); err != nil {
 			return nil, Report{}, err
 		}
+		// Motion first: a lost track is found before any weight bends to it.
+		for sweep := 0; sweep < motionSweeps; sweep++ {
+			hs.fitMotion()
+		}
 		hs.solveWeights(o.MaxInfluences)
-		hs.fitMotion()
 		e := hs.sse()
 		rep.Rounds = it + 1
 		o.Progress.Report("helpers", it+1, o.Iterations)
@@ -136,6 +148,7 @@ type helperState struct {
 	trans     []linalg.Vec3 // local translation, f·J+j
 	free      []bool        // per joint: its track is fitted
 	translate bool
+	lockOnly  bool            // no helpers added: translate applies to the unlocked joints
 	reach     [][]rig.JointID // per vertex, the helpers reaching it (nil: none)
 }
 
@@ -411,6 +424,26 @@ func (hs *helperState) addJoints(clusters [][]int, keep []bool) {
 	}
 }
 
+// reachUnlocked lets every vertex not kept take weight on the unlocked
+// joints (the first maxCand−4 of them: its own four take the rest).
+func (hs *helperState) reachUnlocked(locked, keep []bool) {
+	var open []rig.JointID
+	for j, l := range locked {
+		if !l && len(open) < maxCand-4 {
+			open = append(open, rig.JointID(j))
+		}
+	}
+	hs.reach = make([][]rig.JointID, hs.n)
+	if len(open) == 0 {
+		return
+	}
+	for i := range hs.reach {
+		if keep == nil || !keep[i] {
+			hs.reach[i] = open
+		}
+	}
+}
+
 // startHelpers gives each helper, per frame, the rigid motion that best
 // carries its cluster (every member at weight 1).
 func (hs *helperState) startHelpers(clusters [][]int) {
@@ -448,7 +481,7 @@ func (hs *helperState) setGlobal(f, j int, pose []linalg.Affine, a, b []linalg.V
 		pg = pose[parent]
 	}
 	p := pg.Apply(hs.trans[f*J+j])
-	slide := hs.translate && j >= hs.nb
+	slide := hs.translate && (j >= hs.nb || hs.lockOnly)
 	var s2 float64
 	var sa, sb linalg.Vec3
 	if slide {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/meshrig/meshrig/character"
+	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/metric"
 	"github.com/meshrig/meshrig/rig"
 )
@@ -98,6 +99,44 @@ func TestHelpersBadInput(t *testing.T) {
 		_, _, err := Animation(context.Background(), c.r, s, c.o)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%+v: got %v, want %q", c.o, err, c.want)
+		}
+	}
+}
+
+// TestLockRefitsTheRest: Lock without Helpers (Dem Bones' demLock) refits
+// the unlocked joints' tracks, here a left arm whose motion was lost,
+// and keeps every locked track value for value.
+func TestLockRefitsTheRest(t *testing.T) {
+	truth, s := biped(t)
+	r := *truth
+	nj := r.Skeleton.Len()
+	c := r.Clips[0]
+	c.Rotation = append([]linalg.Quat(nil), c.Rotation...)
+	var lock []rig.JointID
+	for j, jt := range r.Skeleton.Joints {
+		if strings.HasSuffix(jt.Name, "_l") && (strings.HasPrefix(jt.Name, "elbow") || strings.HasPrefix(jt.Name, "wrist")) {
+			for f := 0; f < c.Frames; f++ {
+				c.Rotation[f*nj+j] = linalg.IdentityQuat
+			}
+			continue
+		}
+		lock = append(lock, rig.JointID(j))
+	}
+	r.Clips = []rig.Clip{c}
+	out, rep, err := Animation(context.Background(), &r, s, Options{Lock: lock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := metric.Compare(s, out)
+	t.Logf("lost forearm: RMSE%% %.4f → %.4f", rep.BodyRMSEPercent, m.RMSEPercent)
+	if m.RMSEPercent > rep.BodyRMSEPercent/20 {
+		t.Errorf("RMSE%% %.4f from %.4f", m.RMSEPercent, rep.BodyRMSEPercent)
+	}
+	for _, j := range lock {
+		for f := 0; f < c.Frames; f++ {
+			if out.Clips[0].Rotation[f*nj+int(j)] != c.Rotation[f*nj+int(j)] || out.Clips[0].Translation[f*nj+int(j)] != c.Translation[f*nj+int(j)] {
+				t.Fatalf("locked joint %d changed at frame %d", j, f)
+			}
 		}
 	}
 }

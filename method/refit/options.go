@@ -74,9 +74,13 @@ type Options struct {
 	Helpers int
 	// Lock lists the joints whose animation Helpers keeps bit for bit;
 	// nil locks every joint of the rig. Unlocked joints turn to fit.
+	// Lock without Helpers refits the unlocked joints of the rig alone
+	// (Dem Bones' demLock): their tracks, and every vertex's weights over
+	// its own joints and the unlocked ones (Mask still keeps weights).
 	Lock []rig.JointID
 	// HelperTranslate lets helper joints translate as well as turn
 	// (sliding helpers); by default they only turn about their heads.
+	// With Lock and no Helpers, the unlocked joints are the helpers.
 	HelperTranslate bool
 	// Progress and Notes may be nil.
 	Progress method.Progress
