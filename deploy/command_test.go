@@ -14,7 +14,8 @@ import (
 // TestJobCommandRuns runs the Job's container command as Kubernetes
 // would — each completion index in its own process, all at once, with
 // the Job's env — against a small generated library where the volume is
-// mounted, and checks that the shards together rig every item once.
+// mounted, and checks that the shards together rig every item once; then
+// the Slurm script the same way, one process per array task.
 func TestJobCommandRuns(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: builds meshrig and rigs four small characters")
@@ -65,6 +66,44 @@ func TestJobCommandRuns(t *testing.T) {
 	if err != nil {
 		t.Fatalf("batch report: %v\n%s", err, out)
 	}
+	checkReport(t, out, 4, int(*job.Spec.Completions))
+
+	// The Slurm script, as each array task would run it: meshrig on the
+	// PATH, the task's id and count in the environment.
+	b, err := os.ReadFile("slurm/batch.sbatch")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tasks int
+	if _, err := fmt.Sscanf(string(b)[strings.Index(string(b), "#SBATCH --array=0-"):], "#SBATCH --array=0-%d", &tasks); err != nil {
+		t.Fatal(err)
+	}
+	tasks++
+	rigs := filepath.Join(tmp, "slurm-rigs")
+	for i := 0; i < tasks; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cmd := exec.Command("bash", "slurm/batch.sbatch", manifest, rigs)
+			cmd.Env = append(os.Environ(), "PATH="+tmp+":"+os.Getenv("PATH"), fmt.Sprintf("SLURM_ARRAY_TASK_ID=%d", i),
+				fmt.Sprintf("SLURM_ARRAY_TASK_COUNT=%d", tasks), "SLURM_ARRAY_TASK_MIN=0", "SLURM_CPUS_PER_TASK=2")
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Errorf("task %d: %v\n%s", i, err, out)
+			}
+		}()
+	}
+	wg.Wait()
+	out, err = exec.Command(bin, "batch", "report", rigs, "--json").Output()
+	if err != nil {
+		t.Fatalf("batch report: %v\n%s", err, out)
+	}
+	checkReport(t, out, 4, tasks)
+}
+
+// checkReport reads batch report --json: every item done, by as many
+// shards as items (there are more shards than items), each one of count.
+func checkReport(t *testing.T, out []byte, items, count int) {
+	t.Helper()
 	var rep struct {
 		Summary struct {
 			Items, Done int
@@ -74,12 +113,12 @@ func TestJobCommandRuns(t *testing.T) {
 	if err := json.Unmarshal(out, &rep); err != nil {
 		t.Fatal(err)
 	}
-	if rep.Summary.Items != 4 || rep.Summary.Done != 4 || len(rep.Summary.Shards) != 4 {
-		t.Errorf("after every index ran: %+v", rep.Summary)
+	if rep.Summary.Items != items || rep.Summary.Done != items || len(rep.Summary.Shards) != items {
+		t.Errorf("after every shard ran: %+v", rep.Summary)
 	}
 	for _, s := range rep.Summary.Shards {
-		if !strings.HasSuffix(s, fmt.Sprintf("/%d", *job.Spec.Completions)) {
-			t.Errorf("shard %s: not one of the Job's %d", s, *job.Spec.Completions)
+		if !strings.HasSuffix(s, fmt.Sprintf("/%d", count)) {
+			t.Errorf("shard %s: not one of %d", s, count)
 		}
 	}
 }
