@@ -79,13 +79,16 @@ type task struct {
 	started  time.Time
 }
 
-// Run does items (a shard's): each one whose report is up to date is
-// skipped; the others run through opt.Runner, at most opt.Jobs at once
-// and, but for one too large to share, within opt.MaxMemory, in the
-// items' order. Every item gets a report, a failed one too (bad or
-// missing input, the runner's error) while the others go on. When ctx
-// ends, no new item starts, the running ones are stopped by their
-// Runner, no report is written for them, and Run returns ctx's cause.
+// Run does items (a shard's) in their order. Each item is prepared just
+// before its turn — its files listed and hashed, its size measured — so
+// the first starts at once however long the list: one whose report is up
+// to date is skipped; the others run through opt.Runner, at most opt.Jobs
+// at once and, but for one too large to share, within opt.MaxMemory.
+// Every item gets a report, a failed one too (bad or missing input, the
+// runner's error) while the others go on. When ctx ends, no new item
+// starts, the running ones are stopped by their Runner, no report is
+// written for them, and Run returns ctx's cause. An error writing a report
+// (the output folder failing) stops Run the same way.
 func Run(ctx context.Context, items []Item, opt Options) (Totals, error) {
 	if opt.Jobs < 1 {
 		opt.Jobs = 1
@@ -99,44 +102,135 @@ func Run(ctx context.Context, items []Item, opt Options) (Totals, error) {
 	if err := os.MkdirAll(filepath.Join(opt.OutDir, ReportDir), 0o755); err != nil {
 		return Totals{}, err
 	}
-	t := Totals{Total: len(items)}
-	finished := 0
-	emit := func(kind string, r Report) {
-		finished++
-		switch kind {
-		case StatusDone:
-			t.Done++
-		case StatusFailed:
-			t.Failed++
-		default:
-			t.Skipped++
-		}
-		if opt.Events != nil {
-			opt.Events(Event{Kind: kind, Report: r, Finished: finished, Total: t.Total})
-		}
+	r := &runner{opt: opt, t: Totals{Total: len(items)}, done: make(chan outcome)}
+	err := r.loop(ctx, items)
+	return r.t, err
+}
+
+// runner is one Run's state.
+type runner struct {
+	opt      Options
+	t        Totals
+	finished int
+	done     chan outcome
+	running  int
+	used     int64 // the running items' estimates
+}
+
+func (r *runner) emit(kind string, rep Report) {
+	r.finished++
+	switch kind {
+	case StatusDone:
+		r.t.Done++
+	case StatusFailed:
+		r.t.Failed++
+	default:
+		r.t.Skipped++
 	}
-	var todo []*task
-	for _, it := range items {
-		if err := context.Cause(ctx); ctx.Err() != nil {
-			return t, err
-		}
-		tk, prev, err := prepare(it, opt)
-		if err != nil {
-			r := opt.report(tk, "")
-			r.Status, r.Error = StatusFailed, err.Error()
-			if werr := writeReport(opt.OutDir, r, tk.files); werr != nil {
-				return t, werr
+	if r.opt.Events != nil {
+		r.opt.Events(Event{Kind: kind, Report: rep, Finished: r.finished, Total: r.t.Total})
+	}
+}
+
+// loop prepares the items in order and starts each that must run as soon
+// as it fits beside the running ones (or none runs), settling finished
+// items meanwhile.
+func (r *runner) loop(ctx context.Context, items []Item) error {
+	var next *task // prepared, waiting for room
+	var firstErr error
+	k := 0
+	for {
+		for firstErr == nil && ctx.Err() == nil {
+			if next == nil {
+				if k == len(items) {
+					break
+				}
+				tk, err := r.prepare(items[k])
+				k++
+				if err != nil {
+					firstErr = err
+					break
+				}
+				if tk == nil {
+					continue // skipped or failed, reported
+				}
+				next = tk
 			}
-			emit(StatusFailed, r)
-			continue
+			if r.running >= r.opt.Jobs || (r.running > 0 && r.opt.MaxMemory > 0 && r.used+next.estimate > r.opt.MaxMemory) {
+				break
+			}
+			r.start(ctx, next)
+			next = nil
 		}
-		if upToDate(prev, it, tk.digest, opt.OutDir) {
-			emit("skipped", *prev)
-			continue
+		if r.running == 0 {
+			break
 		}
-		todo = append(todo, tk)
+		if err := r.settle(ctx, <-r.done); err != nil && firstErr == nil {
+			firstErr = err
+		}
 	}
-	return t, opt.pool(ctx, todo, emit)
+	if firstErr != nil {
+		return firstErr
+	}
+	if ctx.Err() != nil {
+		return context.Cause(ctx)
+	}
+	return nil
+}
+
+// prepare readies an item: nil when it is settled already (up to date,
+// or failed before it could start, reported either way).
+func (r *runner) prepare(it Item) (*task, error) {
+	tk, prev, err := prepare(it, r.opt)
+	if err != nil {
+		rep := r.opt.report(tk, "")
+		rep.Status, rep.Error = StatusFailed, err.Error()
+		if werr := writeReport(r.opt.OutDir, rep, tk.files); werr != nil {
+			return nil, werr
+		}
+		r.emit(StatusFailed, rep)
+		return nil, nil
+	}
+	if upToDate(prev, it, tk.digest, r.opt.OutDir) {
+		r.emit("skipped", *prev)
+		return nil, nil
+	}
+	return tk, nil
+}
+
+func (r *runner) start(ctx context.Context, tk *task) {
+	r.running++
+	r.used += tk.estimate
+	go func() {
+		res, err := r.opt.start(ctx, tk)
+		r.done <- outcome{tk, res, err}
+	}()
+}
+
+// settle writes a finished item's report.
+func (r *runner) settle(ctx context.Context, o outcome) error {
+	r.running--
+	r.used -= o.tk.estimate
+	if o.err != nil && ctx.Err() != nil {
+		return nil // stopped by the interrupt, not failed: no report
+	}
+	rep := r.opt.report(o.tk, o.tk.digest)
+	rep.Seconds = time.Since(o.tk.started).Seconds()
+	kind := StatusDone
+	if o.err != nil {
+		kind, rep.Error = StatusFailed, o.err.Error()
+	} else {
+		rep.Vertices, rep.Frames, rep.Bones, rep.Joints = o.res.Vertices, o.res.Frames, o.res.Bones, o.res.Joints
+		rep.RMSEPercent, rep.MaxPercent = o.res.RMSEPercent, o.res.MaxPercent
+	}
+	rep.Status = kind
+	rep.CPUSeconds = o.res.CPUSeconds
+	rep.PeakMB = float64(o.res.PeakBytes) / (1 << 20)
+	if err := writeReport(r.opt.OutDir, rep, o.tk.files); err != nil {
+		return err
+	}
+	r.emit(kind, rep)
+	return nil
 }
 
 // prepare lists an item's files, hashes them, sizes the item and reads
@@ -167,61 +261,6 @@ type outcome struct {
 	tk  *task
 	res Result
 	err error
-}
-
-// pool runs tasks in order, starting the next while fewer than Jobs run
-// and its estimate fits beside theirs (or none runs).
-func (opt Options) pool(ctx context.Context, todo []*task, emit func(string, Report)) error {
-	done := make(chan outcome)
-	running, next := 0, 0
-	var used int64
-	var firstErr error
-	for {
-		for next < len(todo) && ctx.Err() == nil && running < opt.Jobs &&
-			(running == 0 || opt.MaxMemory <= 0 || used+todo[next].estimate <= opt.MaxMemory) {
-			tk := todo[next]
-			next++
-			running++
-			used += tk.estimate
-			go func() {
-				res, err := opt.start(ctx, tk)
-				done <- outcome{tk, res, err}
-			}()
-		}
-		if running == 0 {
-			break
-		}
-		o := <-done
-		running--
-		used -= o.tk.estimate
-		if o.err != nil && ctx.Err() != nil {
-			continue // stopped by the interrupt, not failed: no report
-		}
-		r := opt.report(o.tk, o.tk.digest)
-		r.Seconds = time.Since(o.tk.started).Seconds()
-		kind := StatusDone
-		if o.err != nil {
-			kind, r.Error = StatusFailed, o.err.Error()
-		} else {
-			r.Vertices, r.Frames, r.Bones, r.Joints = o.res.Vertices, o.res.Frames, o.res.Bones, o.res.Joints
-			r.RMSEPercent, r.MaxPercent = o.res.RMSEPercent, o.res.MaxPercent
-		}
-		r.Status = kind
-		r.CPUSeconds = o.res.CPUSeconds
-		r.PeakMB = float64(o.res.PeakBytes) / (1 << 20)
-		if err := writeReport(opt.OutDir, r, o.tk.files); err != nil && firstErr == nil {
-			firstErr = err // the output folder fails: stop starting items
-			next = len(todo)
-		}
-		emit(kind, r)
-	}
-	if firstErr != nil {
-		return firstErr
-	}
-	if ctx.Err() != nil {
-		return context.Cause(ctx)
-	}
-	return nil
 }
 
 // start clears what a killed earlier run left of the item and runs it.
