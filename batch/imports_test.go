@@ -6,4 +6,5 @@ import (
 	_ "github.com/meshrig/meshrig/format/collada"
 	_ "github.com/meshrig/meshrig/format/gltf"
 	_ "github.com/meshrig/meshrig/format/obj"
+	_ "github.com/meshrig/meshrig/format/pc2"
 )

@@ -1,6 +1,7 @@
 package batch
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -12,11 +13,11 @@ import (
 // frames. The per-vertex term is there because ledeng searches its
 // skeleton on up to 40 sampled frames whatever the clip's length, so part
 // of its memory follows the vertices alone. The constants bound measured
-// peaks of `meshrig rig` on the shared sequences (README, batch section). The size is known for per-frame mesh
-// inputs (folders, globs and lists of OBJ/OFF frames: frames counted,
-// vertices read from the first frame); for point caches and scene files
-// (glTF, FBX, Alembic …) it is not known without reading them, and
-// Unknown bytes are assumed unless the item sets memory_mb.
+// peaks of `meshrig rig` on the shared sequences (README, batch
+// section). Item.Measure tells the size of per-frame mesh inputs and
+// point caches; for scene files (glTF, FBX, Alembic …) it is not known
+// without reading them, and Unknown bytes are assumed unless the item
+// sets memory_mb.
 type MemoryModel struct {
 	Base           int64   // bytes: the process, the loaded libraries, small buffers
 	PerVertex      float64 // bytes per vertex
@@ -35,37 +36,66 @@ type Size struct {
 	Vertices, Frames int
 }
 
-// Measure sizes an item from its files: frames are the per-frame mesh
-// files other than a rest.* or reference.* pose, vertices those of the
-// first frame. It reads one mesh; a size it cannot tell (no mesh frames:
-// a cache or a scene) is zero. Other files beside the frames (a folder's
-// truth.glb) are not counted, as `meshrig rig` does not read them.
+// Measure sizes an item from its files. Per-frame meshes: the frames are
+// the mesh files other than a rest.* or reference.* pose, the vertices
+// those of the first frame (one mesh is read). Point caches (.pc2, .mdd,
+// not gzipped): the vertices are the rest mesh's (--rest, or the mesh
+// file given beside them), the frames at most the caches' bytes over 12
+// per vertex (float32 x, y, z; their short headers make it an upper
+// bound by a frame or so). A size it cannot tell — a scene file (glTF,
+// FBX, Alembic …), a gzipped cache — is zero. Other files beside the
+// frames (a folder's truth.glb) are not counted: `meshrig rig` does not
+// read them.
 func (it Item) Measure(files []string) Size {
+	var cacheBytes int64
 	for _, in := range it.Inputs {
-		if f, _, err := format.ByPath(in); err == nil && (f.Scene != nil || f.Cache != nil) {
+		f, gz, err := format.ByPath(in)
+		switch {
+		case err != nil:
+		case f.Scene != nil:
 			return Size{}
+		case f.Cache != nil:
+			st, err := os.Stat(in)
+			if gz || err != nil {
+				return Size{}
+			}
+			cacheBytes += st.Size()
 		}
 	}
-	var frames []string
+	var meshes []string
 	for _, p := range files {
 		f, _, err := format.ByPath(p)
 		if err != nil || f.Scene != nil || f.Cache != nil || (f.Mesh == nil && f.MeshFS == nil) {
-			continue // a cache's or scene's frames are inside it: unknown here
-		}
-		base := strings.ToLower(filepath.Base(p))
-		if strings.HasPrefix(base, "rest.") || strings.HasPrefix(base, "reference.") {
 			continue
 		}
-		frames = append(frames, p)
+		base := strings.ToLower(filepath.Base(p))
+		if cacheBytes == 0 && (strings.HasPrefix(base, "rest.") || strings.HasPrefix(base, "reference.")) {
+			continue
+		}
+		meshes = append(meshes, p)
 	}
-	if len(frames) == 0 {
+	if cacheBytes > 0 {
+		rest := it.Rig.Rest
+		if rest == "" && len(meshes) > 0 {
+			rest = meshes[0]
+		}
+		if rest == "" || strings.HasPrefix(rest, "frame:") {
+			return Size{}
+		}
+		m, err := format.ReadMesh(rest)
+		if err != nil || len(m.Verts) == 0 {
+			return Size{}
+		}
+		return Size{Vertices: len(m.Verts), Frames: int(max(1, cacheBytes/(12*int64(len(m.Verts)))))}
+	}
+	if len(meshes) == 0 {
 		return Size{}
 	}
-	m, err := format.ReadMesh(frames[0])
+	m, err := format.ReadMesh(meshes[0])
 	if err != nil {
 		return Size{}
 	}
-	return Size{Vertices: len(m.Verts), Frames: len(frames)}
+	return Size{Vertices: len(m.Verts), Frames: len(meshes)}
 }
 
 // Estimate is the predicted peak in bytes of an item of size s.

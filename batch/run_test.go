@@ -221,6 +221,26 @@ func TestMeasure(t *testing.T) {
 	if s := items[0].Measure(files); s != (Size{Vertices: 3, Frames: 2}) {
 		t.Errorf("size %+v", s)
 	}
+	// A point cache beside its rest mesh: 10 frames of 3 vertices (a
+	// 12-byte header counts as at most one more frame).
+	dir := t.TempDir()
+	rest, cache := filepath.Join(dir, "rest.obj"), filepath.Join(dir, "anim.pc2")
+	os.WriteFile(rest, []byte(triangle), 0o644)
+	os.WriteFile(cache, make([]byte, 32+12*3*10), 0o644)
+	it := Item{ID: "c", Inputs: []string{rest, cache}}
+	if files, err := it.Files(); err != nil || it.Measure(files) != (Size{Vertices: 3, Frames: 10}) {
+		t.Errorf("cache: %+v %v", it.Measure(files), err)
+	}
+	it = Item{ID: "c", Inputs: []string{cache}, Rig: RigOptions{Rest: rest}}
+	if files, err := it.Files(); err != nil || it.Measure(files) != (Size{Vertices: 3, Frames: 10}) {
+		t.Errorf("cache with --rest: %+v %v", it.Measure(files), err)
+	}
+	// A scene's size is not known.
+	glb := filepath.Join(dir, "a.glb")
+	os.WriteFile(glb, []byte("glTF"), 0o644)
+	if s := (Item{ID: "g", Inputs: []string{glb}}).Measure([]string{glb}); s != (Size{}) {
+		t.Errorf("scene: %+v", s)
+	}
 	m := MemoryModel{Base: 100, PerVertex: 10, PerVertexFrame: 2, Unknown: 7}
 	if e := m.Estimate(Size{3, 2}); e != 100+30+12 {
 		t.Errorf("estimate %d", e)
