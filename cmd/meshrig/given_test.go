@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -10,7 +12,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/qmuntal/gltf"
+	"github.com/qmuntal/gltf/modeler"
+
+	"github.com/meshrig/meshrig/character"
 	"github.com/meshrig/meshrig/format"
+	"github.com/meshrig/meshrig/format/obj"
+	"github.com/meshrig/meshrig/format/pc2"
+	"github.com/meshrig/meshrig/internal/shareddata"
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/metric"
 	"github.com/meshrig/meshrig/rig"
@@ -269,6 +278,128 @@ func jointsAndSkin(t *testing.T, path string) []string {
 		}
 		sort.Strings(parts)
 		out[i] = strings.Join(parts, " ")
+	}
+	return out
+}
+
+// TestRigSharedGivenSkeleton: CesiumMan and Fox rigged on their own
+// skeletons (the file as animation and as --skeleton) replay at RMSE%
+// ≤ 0.1, joint names, order and parents kept.
+func TestRigSharedGivenSkeleton(t *testing.T) {
+	for _, name := range []string{"CesiumMan", "Fox"} {
+		t.Run(name, func(t *testing.T) {
+			in := shareddata.Path(t, "gltf/"+name+".glb")
+			out := filepath.Join(t.TempDir(), name+".glb")
+			rep := reportOf(t, "rig", in, "--skeleton", in, "-o", out)
+			t.Logf("%s: RMSE%% %.4f Max%% %.4f", name, rep.RMSEPercent, rep.MaxPercent)
+			if rep.RMSEPercent > 0.1 {
+				t.Errorf("RMSE%% %.4f, want ≤ 0.1", rep.RMSEPercent)
+			}
+			sameHierarchy(t, name, jointsOf(t, in), jointsOf(t, out))
+		})
+	}
+}
+
+// TestRigHelpers: the biped whose arms bulge, as a point cache, on its
+// body rig plus 4 helpers: at least half the body rig's RMSE% removed, the
+// body joints' animation channels in the written glTF byte for byte the
+// body rig's as meshrig reads and writes it.
+func TestRigHelpers(t *testing.T) {
+	body, err := character.Generate(character.Biped, character.Options{Frames: 12, Vertices: 1500})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := character.Flex(body, []string{"shoulder_l", "shoulder_r", "elbow_l", "elbow_r"}, 0.02)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	bodyPath, rest, cache := filepath.Join(tmp, "body.glb"), filepath.Join(tmp, "rest.obj"), filepath.Join(tmp, "flex.pc2")
+	if err := format.WriteFile(bodyPath, body, format.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := obj.Write(&b, body.Mesh); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(rest, b.Bytes(), 0o644)
+	b.Reset()
+	frames := make([][]linalg.Vec3, s.F())
+	for f := range frames {
+		frames[f] = s.Frames[f*s.N() : (f+1)*s.N()]
+	}
+	if err := pc2.Write(&b, frames); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(cache, b.Bytes(), 0o644)
+
+	before := reportOf(t, "eval", bodyPath, cache, "--rest", rest)
+	out := filepath.Join(tmp, "helpers.glb")
+	rep := reportOf(t, "rig", cache, "--rest", rest, "--rig", bodyPath, "--helpers", "4", "-o", out)
+	t.Logf("body RMSE%% %.4f → %.4f with 4 helpers", before.RMSEPercent, rep.RMSEPercent)
+	if rep.RMSEPercent > before.RMSEPercent/2 {
+		t.Errorf("helpers removed %.0f%% of the error, want ≥ 50%%", 100*(1-rep.RMSEPercent/before.RMSEPercent))
+	}
+	// The body joints' channels in the output are, byte for byte, those
+	// of the body rig read and written again: the helpers change nothing
+	// of them. (A glTF read and rewrite is not itself byte-exact: the
+	// reader re-derives local rotations, so a 0 component may come back
+	// as 1e-18; refit copies the tracks it is given value for value —
+	// method/refit's TestHelpersTakeTheBulge.)
+	back, err := format.ReadScene(bodyPath, format.SceneOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := filepath.Join(tmp, "again.glb")
+	if err := format.WriteFile(again, back.Rig, format.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	a, c := channelBytes(t, again), channelBytes(t, out)
+	if len(a) < body.Skeleton.Len() {
+		t.Fatalf("the body file has %d channels", len(a))
+	}
+	for key, want := range a {
+		if got, ok := c[key]; !ok || !bytes.Equal(got, want) {
+			t.Errorf("channel %s: not the body's bytes", key)
+		}
+	}
+	extra := 0
+	for key := range c {
+		if _, ok := a[key]; !ok {
+			if !strings.HasPrefix(key, "helper_") {
+				t.Errorf("new channel %s on a body joint", key)
+			}
+			extra++
+		}
+	}
+	t.Logf("%d body channels byte for byte, %d helper channels", len(a), extra)
+}
+
+// channelBytes returns a glTF file's animation channels' sampler output
+// data, keyed "node/path".
+func channelBytes(t *testing.T, path string) map[string][]byte {
+	t.Helper()
+	doc, err := gltf.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]byte{}
+	for _, an := range doc.Animations {
+		for _, ch := range an.Channels {
+			if ch.Target.Node == nil {
+				continue
+			}
+			acc := doc.Accessors[an.Samplers[ch.Sampler].Output]
+			data, err := modeler.ReadAccessor(doc, acc, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var b bytes.Buffer
+			if err := binary.Write(&b, binary.LittleEndian, data); err != nil {
+				t.Fatal(err)
+			}
+			out[fmt.Sprintf("%s/%v", doc.Nodes[*ch.Target.Node].Name, ch.Target.Path)] = b.Bytes()
+		}
 	}
 	return out
 }
