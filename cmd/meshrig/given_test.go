@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -21,6 +22,7 @@ import (
 	"github.com/meshrig/meshrig/format/pc2"
 	"github.com/meshrig/meshrig/internal/shareddata"
 	"github.com/meshrig/meshrig/linalg"
+	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/metric"
 	"github.com/meshrig/meshrig/rig"
 )
@@ -218,6 +220,16 @@ func TestRigMask(t *testing.T) {
 		lines.WriteString([]string{"0\n", "1\n"}[v])
 	}
 	tmp := t.TempDir()
+	// The same mask painted as vertex colours (glTF COLOR_0).
+	if r.Mesh.Surface == nil {
+		r.Mesh.Surface = &mesh.Surface{}
+	}
+	paint := make([][4]float32, n)
+	for i := range paint {
+		v := float32(lines.String()[2*i] - '0')
+		paint[i] = [4]float32{v, v, v, 1}
+	}
+	r.Mesh.Surface.Colors = []mesh.Attr[[4]float32]{{Name: "COLOR_0", Values: paint}}
 	broken := filepath.Join(tmp, "broken.glb")
 	if err := format.WriteFile(broken, r, format.WriteOptions{}); err != nil {
 		t.Fatal(err)
@@ -258,6 +270,13 @@ func TestRigMask(t *testing.T) {
 		t.Errorf("no masked-in vertex changed")
 	}
 	t.Logf("%d kept bit for bit, %d of %d masked-in changed", kept, changed, masked)
+	painted := filepath.Join(tmp, "painted.glb")
+	if _, err := run(t, "rig", dir, "--rig", broken, "--solve", "weights", "--mask", "vertex-colour", "-o", painted); err != nil {
+		t.Fatal(err)
+	}
+	if p := jointsAndSkin(t, painted); !slices.Equal(p, got) {
+		t.Errorf("--mask vertex-colour gave other weights than the same mask as a file")
+	}
 }
 
 // jointsAndSkin reads a rig's skin back, by joint name so the file's
