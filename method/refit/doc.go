@@ -10,6 +10,13 @@
 // Static binds a rig with no animation to its edited skeleton again with a
 // weight scheme of method/skinweights (bone heat by default).
 //
+// The same entry point rigs with what the user already has: a bare
+// skeleton (a rig with no skin or clips; PlaceSkeleton checks it against
+// the mesh first), a painted mask (Options.Mask: mask-0 vertices keep
+// their weights bit for bit), locked joints (Options.Lock: their tracks
+// are kept, the others refitted) and helper bones added to a body rig
+// where it misses the animation (Options.Helpers; see helpers.go).
+//
 // It sits in the flow beside the methods: rig (+ sequence) → refit → rig.
 //
 //	out, rep, err := refit.Animation(ctx, edited, s, refit.Options{})
