@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/meshrig/meshrig/format/gltf"
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/rig"
 )
@@ -28,6 +29,12 @@ type State struct {
 	// Map takes the previous version's joint ids to this one's (-1: gone);
 	// only in the answer to a change that renumbered joints.
 	Map []rig.JointID `json:"map,omitempty"`
+	// Copies lists, for each vertex rig.glb holds past the rig's own N
+	// (split where per-corner attributes differ, as at a UV seam), the rig
+	// vertex it copies: glTF vertex N+k is rig vertex copies[k], so the page
+	// can colour it by /api/error's value for that vertex. Omitted when
+	// there are none.
+	Copies []int `json:"copies,omitempty"`
 }
 
 // JointJSON is one joint of State: parent -1 for the root; head in model
@@ -56,6 +63,7 @@ func (s *Server) state(withMap bool) State {
 		Joints: make([]JointJSON, r.Skeleton.Len()), Clips: make([]ClipJSON, len(r.Clips)),
 		HasInput: s.opt.Input != nil, Report: st.report,
 		Dirty: s.hist.unsaved() > 0, CanUndo: s.hist.canUndo(), CanRedo: s.hist.canRedo(),
+		Copies: gltf.Copies(r.Mesh),
 	}
 	for j, jt := range r.Skeleton.Joints {
 		out.Joints[j] = JointJSON{Name: jt.Name, Parent: int(jt.Parent), Head: jt.Head}

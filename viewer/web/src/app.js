@@ -91,17 +91,25 @@ export class App {
     const st = this.state;
     const glb = await api.rig(st.version);
     if (this.onLoaded) this.onLoaded('glb');
-    const model = await loadModel(glb);
+    const model = await loadModel(glb, st.vertices, st.copies || []);
     if (this.onLoaded) this.onLoaded('parsed');
     if (model.bones.length !== st.joints.length) {
       throw new Error(`rig.glb has ${model.bones.length} joints, the state ${st.joints.length}`);
     }
     this.gizmo.detach();
+    const first = !this.model;
     if (this.model) this.model.dispose();
     this.model = model;
     this.loadedVersion = st.version;
     this.view.scene.add(model.root);
-    model.mesh.material.wireframe = $('wireframe').checked;
+    model.setWireframe($('wireframe').checked);
+    const material = document.querySelector('#color-mode option[value=material]');
+    material.disabled = !model.hasMaterials;
+    // A textured rig opens showing its texture; any other, its joints.
+    if (first && model.hasTexture) {
+      this.colors.mode = 'material';
+      $('color-mode').value = 'material';
+    }
     this.overlay.build(model, st.joints.map((j) => j.parent), st.diagonal || model.box.getSize(new THREE.Vector3()).length());
     this.colors.setModel(model);
     this.timeline.setModel(model, st.clips || []);
@@ -182,6 +190,7 @@ export class App {
 
   /** setColorMode switches the colouring; resolves once the new colours are on the mesh. */
   async setColorMode(m) {
+    if (!this.colors.available(m)) throw new Error(`colour mode ${m}: the rig has no materials`);
     this.colors.mode = m;
     $('color-mode').value = m;
     if (m === 'error') await this.fetchError();
@@ -223,7 +232,7 @@ export class App {
 
   setWireframe(on) {
     $('wireframe').checked = on;
-    this.model.mesh.material.wireframe = on;
+    this.model.setWireframe(on);
     this.view.invalidate();
   }
 

@@ -1,10 +1,12 @@
-// Vertex colours: a colour per dominant joint, the selected joint's weights
-// as a heat map, or the rig's per-vertex error against the input at the
-// current frame (in % of the rest diagonal d), with a colour bar.
+// Vertex colours on every part of the mesh: a colour per dominant joint,
+// the selected joint's weights as a heat map, or the rig's per-vertex error
+// against the input at the current frame (in % of the rest diagonal d),
+// with a colour bar; or the rig's own materials and textures ("material",
+// when rig.glb has materials).
 import * as THREE from 'three';
 
 /** Modes, in the order the C key cycles through them. */
-export const MODES = ['joint', 'weights', 'error', 'plain'];
+export const MODES = ['joint', 'weights', 'error', 'material', 'plain'];
 
 const stops = [ // a perceptually ordered ramp: dark blue → cyan → green → yellow → red
   [0.18, 0.2, 0.55], [0.1, 0.65, 0.85], [0.3, 0.8, 0.35], [0.98, 0.85, 0.2], [0.85, 0.12, 0.1],
@@ -29,45 +31,69 @@ export class Colors {
     this.bar = bar; // {el, canvas, lo, hi, title}
     this.mode = 'joint';
     this.model = null;
-    this.error = null; // Float32Array for the current frame, or null
+    this.error = null; // Float32Array per rig vertex for the current frame, or null
     this.errorTop = 1; // % of d at the top of the bar
   }
 
   setModel(model) {
     this.model = model;
-    this.dominantCache = model.dominant();
+    this.dominantCache = model.layers.map((l) => l.dominant());
   }
 
-  /** paint recolours the mesh for the mode; selected is the selected joint or -1. */
+  /** available reports whether mode m can show the current rig. */
+  available(m) {
+    return m !== 'material' || (this.model !== null && this.model.hasMaterials);
+  }
+
+  /**
+   * paint recolours every part of the mesh for the mode; selected is the
+   * selected joint or -1. Values per rig vertex (the error) reach a part's
+   * vertices through its layer's rigVertex map (seam copies included).
+   */
   paint(selected) {
     const m = this.model;
     if (!m) return;
-    const col = m.mesh.geometry.attributes.color;
-    const a = col.array;
+    const mode = this.available(this.mode) ? this.mode : 'joint';
+    m.setLook(mode === 'material' ? 'material' : 'colors');
     const n = m.vertexCount;
-    if (this.mode === 'joint') {
-      const cache = new Map();
-      for (let i = 0; i < n; i++) {
-        const j = this.dominantCache[i];
-        if (!cache.has(j)) cache.set(j, jointColor(j));
-        const c = cache.get(j);
-        a[3 * i] = c.r; a[3 * i + 1] = c.g; a[3 * i + 2] = c.b;
+    const showError = mode === 'error' && this.error && this.error.length === n;
+    const top = this.errorTop > 0 ? this.errorTop : 1;
+    const cache = new Map();
+    m.layers.forEach((layer, li) => {
+      const a = layer.color.array;
+      const count = layer.count;
+      if (mode === 'joint') {
+        const dom = this.dominantCache[li];
+        for (let i = 0; i < count; i++) {
+          const j = dom[i];
+          if (!cache.has(j)) cache.set(j, jointColor(j));
+          const c = cache.get(j);
+          a[3 * i] = c.r; a[3 * i + 1] = c.g; a[3 * i + 2] = c.b;
+        }
+      } else if (mode === 'weights' && selected >= 0) {
+        const w = layer.weightOf(selected);
+        for (let i = 0; i < count; i++) a.set(heat(w[i]), 3 * i);
+      } else if (showError) {
+        const rv = layer.rigVertex;
+        for (let i = 0; i < count; i++) {
+          if (rv[i] >= 0) a.set(heat(this.error[rv[i]] / top), 3 * i);
+          else a.fill(0.78, 3 * i, 3 * i + 3);
+        }
+      } else {
+        a.fill(0.78);
       }
+      layer.color.needsUpdate = true;
+    });
+    if (mode === 'joint' || mode === 'material') {
       this.showBar(null);
-    } else if (this.mode === 'weights' && selected >= 0) {
-      const w = m.weightOf(selected);
-      for (let i = 0; i < n; i++) a.set(heat(w[i]), 3 * i);
+    } else if (mode === 'weights' && selected >= 0) {
       this.showBar('weight of the selected joint', 0, 1, (v) => v.toFixed(1));
-    } else if (this.mode === 'error' && this.error && this.error.length === n) {
-      const top = this.errorTop > 0 ? this.errorTop : 1;
-      for (let i = 0; i < n; i++) a.set(heat(this.error[i] / top), 3 * i);
+    } else if (showError) {
       this.showBar('error, % of d', 0, top, (v) => `${v === 0 ? '0' : v.toPrecision(3)}%`);
     } else {
-      a.fill(0.78);
       const why = { weights: 'select a joint to see its weights', error: 'error: no input, or the rest pose (pick a clip)' };
-      this.showBar(why[this.mode] ?? null);
+      this.showBar(why[mode] ?? null);
     }
-    col.needsUpdate = true;
     this.view.invalidate();
   }
 

@@ -13,14 +13,13 @@ export class Ghost {
     });
   }
 
-  /** show draws positions (3·N float32) over the model's triangles. */
+  /** show draws positions (3·N float32, per rig vertex) over the triangles of every part. */
   show(model, positions) {
     if (!this.mesh || this.source !== model) {
       this.clear();
       this.source = model;
       const g = new THREE.BufferGeometry();
-      // A copy: disposing a geometry frees its index's GPU buffer.
-      g.setIndex(new THREE.BufferAttribute(model.mesh.geometry.index.array.slice(), 1));
+      g.setIndex(ghostIndex(model));
       g.setAttribute('position', new THREE.BufferAttribute(new Float32Array(positions.length), 3));
       this.mesh = new THREE.Mesh(g, this.material);
       this.mesh.frustumCulled = false;
@@ -48,4 +47,25 @@ export class Ghost {
     this.view.scene.remove(this.mesh);
     this.mesh = null;
   }
+}
+
+/**
+ * ghostIndex returns every part's triangles over the rig's vertices: a
+ * part's index points into its layer, whose seam copies map back to the rig
+ * vertex they copy (a triangle touching an unmapped vertex is left out).
+ */
+function ghostIndex(model) {
+  const out = [];
+  for (const { mesh, layer } of model.parts) {
+    const idx = mesh.geometry.index;
+    if (!idx) continue;
+    const rv = layer.rigVertex;
+    for (let t = 0; t + 2 < idx.count; t += 3) {
+      const a = rv[idx.getX(t)];
+      const b = rv[idx.getX(t + 1)];
+      const c = rv[idx.getX(t + 2)];
+      if (a >= 0 && b >= 0 && c >= 0) out.push(a, b, c);
+    }
+  }
+  return new THREE.BufferAttribute(model.vertexCount < 65536 ? new Uint16Array(out) : new Uint32Array(out), 1);
 }

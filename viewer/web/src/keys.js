@@ -8,7 +8,7 @@ export function bindKeys(a) {
   const table = [
     ['Space', 'play / pause', (e) => e.key === ' ', a.togglePlay],
     ['← →', 'previous / next frame', (e) => e.key === 'ArrowLeft' || e.key === 'ArrowRight', (e) => a.step(e.key === 'ArrowLeft' ? -1 : 1)],
-    ['C', 'next colour mode (joints, weights, error, plain)', (e) => e.key === 'c', a.nextColor],
+    ['C', 'next colour mode (joints, weights, error, material, plain)', (e) => e.key === 'c', a.nextColor],
     ['W', 'wireframe', (e) => e.key === 'w', a.toggleWireframe],
     ['K', 'skeleton on / off', (e) => e.key === 'k', a.toggleSkeleton],
     ['G', 'input ghost', (e) => e.key === 'g', a.toggleGhost],

@@ -36,7 +36,11 @@ window.addEventListener('beforeunload', (e) => {
 bindKeys({
   togglePlay: () => app.timeline.toggle(),
   step: (d) => { app.timeline.pause(); app.timeline.seek(app.timeline.frame + d); },
-  nextColor: () => app.setColorMode(MODES[(MODES.indexOf(app.colors.mode) + 1) % MODES.length]),
+  nextColor: () => {
+    let i = MODES.indexOf(app.colors.mode);
+    do i = (i + 1) % MODES.length; while (!app.colors.available(MODES[i]));
+    return app.setColorMode(MODES[i]);
+  },
   toggleWireframe: () => app.setWireframe(!$('wireframe').checked),
   toggleSkeleton: () => { $('skeleton').checked = !$('skeleton').checked; app.overlay.setVisible($('skeleton').checked); },
   toggleGhost: () => app.setGhost(!$('ghost').checked),
@@ -82,6 +86,8 @@ window.meshrig = {
   seek: (clip, frame) => app.seek(clip, frame),
   /** jointScreen gives joint i's page coordinates, to click it as a person would. */
   jointScreen: (i) => app.view.toScreen(app.model.worldHead(i)),
+  /** partPoints gives, per part of the mesh, page points inside its triangles (to test its pixels). */
+  partPoints: (max = 200) => app.model.partPoints((p) => app.view.toScreen(p), max),
   frameTimes: () => app.timeline.frameTimes.slice(),
   state: () => ({
     ...app.state,
