@@ -22,6 +22,24 @@ type Clip struct {
 	// for the root, in model space; for other joints of a skeletal rig,
 	// always the rest offset (see Skeleton.Offset).
 	Translation []linalg.Vec3
+	// Scale, when not nil, is joint j's scale along its own local axes,
+	// applied after its rotation as glTF's node transform composes them
+	// (local = T·R·S) and inherited by its children, their offsets
+	// included (squash and stretch, --stretch). nil means no scaling: a
+	// rotation-only rig. Entries are finite and positive.
+	Scale []linalg.Vec3
+}
+
+// HasScale reports whether the clip carries scale tracks.
+func (c *Clip) HasScale() bool { return c.Scale != nil }
+
+// ScaleAt returns joint j's scale at frame f (ones without scale tracks),
+// with joints joints in the skeleton.
+func (c *Clip) ScaleAt(f, j, joints int) linalg.Vec3 {
+	if c.Scale == nil {
+		return linalg.Vec3{1, 1, 1}
+	}
+	return c.Scale[f*joints+j]
 }
 
 // NewClip returns a clip of frames frames in the rest pose: identity
@@ -58,6 +76,9 @@ func (c *Clip) Validate(joints int) error {
 		return fmt.Errorf("clip %q: %d rotations and %d translations for %d frames × %d joints",
 			c.Name, len(c.Rotation), len(c.Translation), c.Frames, joints)
 	}
+	if c.Scale != nil && len(c.Scale) != c.Frames*joints {
+		return fmt.Errorf("clip %q: %d scales for %d frames × %d joints", c.Name, len(c.Scale), c.Frames, joints)
+	}
 	if !(c.FPS > 0) || math.IsInf(c.FPS, 0) {
 		return fmt.Errorf("clip %q: frame rate %v is not a positive number", c.Name, c.FPS)
 	}
@@ -69,6 +90,13 @@ func (c *Clip) Validate(joints int) error {
 		}
 		if !c.Translation[k].IsFinite() {
 			return fmt.Errorf("clip %q frame %d joint %d: non-finite translation", c.Name, k/joints+1, k%joints)
+		}
+		if c.Scale != nil {
+			// Zero or negative scales would collapse or mirror a bone:
+			// no inverse for the children, no rotation for the writers.
+			if sc := c.Scale[k]; !sc.IsFinite() || !(sc[0] > 0 && sc[1] > 0 && sc[2] > 0) {
+				return fmt.Errorf("clip %q frame %d joint %d: scale %v is not finite and positive", c.Name, k/joints+1, k%joints, sc)
+			}
 		}
 	}
 	return nil

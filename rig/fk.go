@@ -3,7 +3,9 @@ package rig
 import "github.com/meshrig/meshrig/linalg"
 
 // Pose writes into out (allocated when short) the global transform of every
-// joint at frame f of clip c: G_j = G_parent ∘ T(translation_j) ∘ R(rotation_j).
+// joint at frame f of clip c: G_j = G_parent ∘ T(translation_j) ∘ R(rotation_j),
+// ∘ S(scale_j) when the clip has scale tracks (glTF 2.0 §3.5.3: a node's
+// matrix is T·R·S and its children inherit it, scale included).
 func (s *Skeleton) Pose(c *Clip, f int, out []linalg.Affine) []linalg.Affine {
 	n := s.Len()
 	if len(out) < n {
@@ -11,7 +13,12 @@ func (s *Skeleton) Pose(c *Clip, f int, out []linalg.Affine) []linalg.Affine {
 	}
 	out = out[:n]
 	for j, jt := range s.Joints {
-		local := linalg.Rigid(c.Rotation[f*n+j], c.Translation[f*n+j])
+		var local linalg.Affine
+		if c.Scale != nil {
+			local = linalg.TRS(c.Translation[f*n+j], c.Rotation[f*n+j], c.Scale[f*n+j])
+		} else {
+			local = linalg.Rigid(c.Rotation[f*n+j], c.Translation[f*n+j])
+		}
 		if jt.Parent == NoParent {
 			out[j] = local
 		} else {

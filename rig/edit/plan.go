@@ -78,6 +78,13 @@ func (p *plan) delete(at int) {
 // input joint (Removed for one the plan dropped) and the new id of every
 // entry.
 func (p *plan) build() (*rig.Rig, []rig.JointID, []rig.JointID, error) {
+	for _, c := range p.in.Clips {
+		// Carrying scale through a changed hierarchy would need the
+		// inherited scale re-split at every joint; not done yet.
+		if c.HasScale() {
+			return nil, nil, nil, fmt.Errorf("clip %q has scale tracks (--stretch): skeleton edits support rotation-only rigs", c.Name)
+		}
+	}
 	order, perm, err := stableOrder(p.entries)
 	if err != nil {
 		return nil, nil, nil, err
