@@ -29,6 +29,8 @@ type skeletonizeOptions struct {
 	weights   string
 	joints    int
 	voxelSize float64
+	detail    bool
+	noSym     bool
 	maxInf    int
 	collada   string
 	truth     string
@@ -64,7 +66,12 @@ the kinematics model).
 
 MESH is an OBJ or OFF file (optionally .gz), or a glTF file whose bind pose is
 used. Methods: forcefield (repulsive force field, Liu et al. 2003; --voxel-size)
-and contraction (Laplacian mesh contraction, Au et al. 2008; --joints).
+and contraction (Laplacian mesh contraction, Au et al. 2008). Both then shape
+the skeleton: symmetric about the mesh's mirror plane when it has one (a note
+gives the plane and its residual; --no-symmetry keeps it as found), rooted at
+the torso, no joint with more than three children, detail branches (ears,
+horns, bumps) folded into their parent unless --detail, and --joints joints
+when asked.
 Weights: heat (bone heat diffusion, the default), geodesic (inverse geodesic
 distance to the 4 nearest joints), distance (Liu et al.'s formula over the 4
 nearest joints) and rigid (the nearest bone's joint only).
@@ -135,7 +142,9 @@ const maxJoints = 4096
 // addShapeFlags adds the skeleton methods' own flags, which skeletonize
 // and bench --static share; prefix says when they apply.
 func (o *skeletonizeOptions) addShapeFlags(f *pflag.FlagSet, prefix string) {
-	f.IntVar(&o.joints, "joints", 0, prefix+fmt.Sprintf("contraction: joints to keep, 2 to %d (default: the method's, 24)", maxJoints))
+	f.IntVar(&o.joints, "joints", 0, prefix+fmt.Sprintf("joints to keep, 2 to %d (default: contraction 24, forcefield as the shape gives; within one on a symmetric skeleton)", maxJoints))
+	f.BoolVar(&o.detail, "detail", false, prefix+"keep detail branches (ears, horns, bumps) instead of folding them into their parent")
+	f.BoolVar(&o.noSym, "no-symmetry", false, prefix+"keep the skeleton as found on a mirror-symmetric mesh")
 	f.Float64Var(&o.voxelSize, "voxel-size", 0, prefix+"forcefield: voxel edge as a fraction of the longest bounding-box side, 1/256 to 1/8 (default 1/64)")
 }
 
@@ -229,7 +238,8 @@ func staticSkeleton(ctx context.Context, o *skeletonizeOptions, m *mesh.Mesh, pr
 	if err != nil {
 		return nil, "", fmt.Errorf("--method %q: unknown (available: %s)", o.method, strings.Join(staticMethods, ", "))
 	}
-	s, err := e.Skeleton(ctx, m, registry.Options{VoxelSize: o.voxelSize, Joints: o.joints, Progress: progress, Notes: notes})
+	s, err := e.Skeleton(ctx, m, registry.Options{VoxelSize: o.voxelSize, Joints: o.joints, Detail: o.detail, NoSymmetry: o.noSym,
+		Progress: progress, Notes: notes})
 	return s, e.Name, err
 }
 

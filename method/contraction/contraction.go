@@ -6,6 +6,7 @@ import (
 
 	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/method"
+	"github.com/meshrig/meshrig/method/skeletonshape"
 	"github.com/meshrig/meshrig/method/static"
 )
 
@@ -15,8 +16,10 @@ import (
 // further collapse would fold a loop of the shape). Vertices at the same
 // place are welded, holes closed and separate pieces joined through
 // their closest vertices, so the result is one connected graph; a loop
-// of the shape (a torus) stays a loop in Edges. Root is the joint whose
-// mesh region encloses the most volume. What was repaired or added is
+// of the shape (a torus) stays a loop in Edges. Unless opt.Raw, the
+// skeleton is then shaped by method/skeletonshape (made symmetric about
+// the mesh's mirror plane, rooted at the torso, stars split); with Raw,
+// Root is the joint whose mesh region encloses the most volume. What was repaired or added is
 // reported through opt.Notes.
 //
 // It fails on a mesh with no faces, invalid indices or non-finite
@@ -92,6 +95,12 @@ func Skeleton(ctx context.Context, m *mesh.Mesh, opt Options) (*static.Skeleton,
 	}
 	for j, p := range sk.Joints {
 		sk.Joints[j] = us.From(p)
+	}
+	if !opt.Raw {
+		if sk, err = skeletonshape.Shape(ctx, m, sk, skeletonshape.Options{
+			NoSymmetry: opt.NoSymmetry, Detail: opt.Detail, Joints: opt.Joints, Notes: opt.Notes}); err != nil {
+			return nil, fmt.Errorf("contraction: %w", err)
+		}
 	}
 	if err := sk.Validate(); err != nil {
 		return nil, fmt.Errorf("contraction: %w", err)

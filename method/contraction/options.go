@@ -13,7 +13,8 @@ import (
 // the same for every model size.
 type Options struct {
 	// Joints is the number of joints wanted (the Laplacian-contraction
-	// paper's control points, §5: default 24). Edge collapses stop there.
+	// paper's control points, §5: default 24). Edge collapses stop there,
+	// and method/skeletonshape brings the shaped skeleton back to it.
 	// A loop of the shape (a torus) keeps at least three joints, so a
 	// mesh with many holes may keep more; a contracted mesh that
 	// collapses to fewer nodes gets the missing joints at the middle of
@@ -68,6 +69,15 @@ type Options struct {
 	// low-polygon model contracts smoothly and leaves enough nodes for the
 	// joints. Default 3000; negative disables it.
 	MinVertices int
+	// Raw returns the curve skeleton as the contraction finds it, without
+	// method/skeletonshape (symmetry, torso root, stars split).
+	Raw bool
+	// NoSymmetry skips making the skeleton symmetric about the mesh's
+	// mirror plane (skeletonshape.Options.NoSymmetry).
+	NoSymmetry bool
+	// Detail keeps detail branches (ears, horns, bumps) that
+	// skeletonshape.FoldDetail would fold into their parent.
+	Detail bool
 	// Progress and Notes may be nil.
 	Progress method.Progress
 	Notes    method.Notes

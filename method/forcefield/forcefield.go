@@ -8,6 +8,7 @@ import (
 	"github.com/meshrig/meshrig/bvh"
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
+	"github.com/meshrig/meshrig/method/skeletonshape"
 	"github.com/meshrig/meshrig/method/static"
 )
 
@@ -20,6 +21,9 @@ import (
 // loops of the shape (a torus) stay loops in Edges, and Root is the joint
 // nearest the center of mass of the voxelized solid (the mean of the
 // interior voxel centres), where a character's hips or chest usually are.
+// Unless opt.Raw, the skeleton is then shaped by method/skeletonshape:
+// made symmetric about the mesh's mirror plane, rooted at the torso (the
+// volume-weighted graph centre), stars split into chains.
 //
 // Exact duplicate faces (the same corners, either way round) are removed
 // first, and a note says how many.
@@ -114,6 +118,13 @@ func Skeleton(ctx context.Context, m *mesh.Mesh, opt Options) (*static.Skeleton,
 		s.Joints[j] = cb.from(p)
 	}
 	if err := s.Validate(); err != nil {
+		return nil, fmt.Errorf("forcefield: %w", err)
+	}
+	if opt.Raw {
+		return s, nil
+	}
+	if s, err = skeletonshape.Shape(ctx, m, s, skeletonshape.Options{
+		NoSymmetry: opt.NoSymmetry, Detail: opt.Detail, Joints: opt.Joints, Notes: opt.Notes}); err != nil {
 		return nil, fmt.Errorf("forcefield: %w", err)
 	}
 	return s, nil

@@ -25,6 +25,20 @@ type Options struct {
 	// on the medial axis (§3.3) — and at least a voxel. Default 1; larger
 	// values give fewer joints.
 	Merge float64
+	// Raw returns the curve skeleton as the force field finds it, without
+	// method/skeletonshape (symmetry, torso root, stars split).
+	Raw bool
+	// NoSymmetry skips making the skeleton symmetric about the mesh's
+	// mirror plane (skeletonshape.Options.NoSymmetry).
+	NoSymmetry bool
+	// Joints, when not 0, is the joint count wanted: joints with two bones
+	// removed, straightest first, or the longest bones split
+	// (skeletonshape.SetJoints; within one on a symmetric skeleton).
+	// Default 0: as many as the shape's parts and bends give.
+	Joints int
+	// Detail keeps detail branches (ears, horns, bumps) that
+	// skeletonshape.FoldDetail would fold into their parent.
+	Detail bool
 	// Progress and Notes may be nil.
 	Progress method.Progress
 	Notes    method.Notes
@@ -42,6 +56,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.Rays < 16 || o.Rays > 1024 {
 		return o, fmt.Errorf("forcefield: %d rays per point is outside [16, 1024]", o.Rays)
+	}
+	if o.Joints < 0 || (o.Joints > 0 && o.Joints < 2) {
+		return o, fmt.Errorf("forcefield: %d joints asked for; want at least 2", o.Joints)
 	}
 	if o.Merge == 0 {
 		o.Merge = 1

@@ -2,6 +2,7 @@ package forcefield
 
 import (
 	"context"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +16,8 @@ import (
 	"github.com/meshrig/meshrig/internal/shareddata"
 	"github.com/meshrig/meshrig/internal/testkit/groundtruth"
 	"github.com/meshrig/meshrig/mesh"
+	"github.com/meshrig/meshrig/method/skeletonshape"
+	"github.com/meshrig/meshrig/method/static"
 	"github.com/meshrig/meshrig/metric"
 )
 
@@ -52,6 +55,11 @@ func TestStaticMeshes(t *testing.T) {
 				loops, time.Since(start).Round(time.Millisecond))
 			if strings.HasPrefix(e.Name(), "fertility") && loops != 4 {
 				t.Errorf("fertility has genus 4, the skeleton %d loops", loops)
+			}
+			for _, name := range []string{"armadillo", "camel_b"} {
+				if strings.HasPrefix(e.Name(), name+".") {
+					checkSymmetric(t, m, s)
+				}
 			}
 		})
 	}
@@ -98,6 +106,39 @@ func TestJointError(t *testing.T) {
 			if e > c.bound {
 				t.Errorf("joint error %.2f%%, want at most %.1f%%", e, c.bound)
 			}
+			if c.name != "arm" && c.name != "RiggedSimple.glb" {
+				checkSymmetric(t, m, s)
+			}
 		})
+	}
+}
+
+// checkSymmetric fails t unless m has a mirror plane and every joint of
+// s has its mirror image on a joint, within 0.5% of the diagonal (issue
+// 18), and the root lies on the plane.
+func checkSymmetric(t *testing.T, m *mesh.Mesh, s *static.Skeleton) {
+	t.Helper()
+	pl, ok := skeletonshape.MirrorPlane(m)
+	if !ok || pl.Residual > skeletonshape.SymmetricResidual {
+		t.Fatalf("no mirror plane (residual %.2f%%)", pl.Residual)
+	}
+	d := mesh.Diagonal(m.Verts)
+	paired := 0
+	for _, p := range s.Joints {
+		r := pl.Reflect(p)
+		for _, q := range s.Joints {
+			if r.Dist(q) <= 0.005*d {
+				paired++
+				break
+			}
+		}
+	}
+	t.Logf("mirror plane residual %.2f%%: %d of %d joints mirrored within 0.5%% of d; skeleton mirror residual %.3f%%",
+		pl.Residual, paired, len(s.Joints), skeletonshape.MirrorResidual(s, pl, d))
+	if paired < len(s.Joints) {
+		t.Errorf("%d of %d joints have a mirror image, want all", paired, len(s.Joints))
+	}
+	if side := math.Abs(pl.Side(s.Joints[s.Root])); side > 0.005*d {
+		t.Errorf("root %.2f%% of d off the mirror plane", 100*side/d)
 	}
 }

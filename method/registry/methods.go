@@ -71,9 +71,11 @@ var statics = []*Entry{
 		Paper:       "Liu et al. 2003",
 		Title:       "Automatic animation skeleton construction using repulsive force field",
 		Description: "repulsive force field in a voxel grid, minima joined by thinning (default)",
-		Params:      []Param{{"VoxelSize", "1/64"}, {"Weights", "heat"}, {"MaxInfluences", "4"}},
+		Params: []Param{{"VoxelSize", "1/64"}, {"Joints", "0 (as the shape gives)"}, {"Detail", "false"}, {"NoSymmetry", "false"},
+			{"Weights", "heat"}, {"MaxInfluences", "4"}},
 		Skeleton: func(ctx context.Context, m *mesh.Mesh, o Options) (*static.Skeleton, error) {
-			return forcefield.Skeleton(ctx, m, forcefield.Options{VoxelSize: o.VoxelSize, Progress: o.Progress, Notes: o.Notes})
+			return forcefield.Skeleton(ctx, m, forcefield.Options{VoxelSize: o.VoxelSize, Joints: o.Joints, Detail: o.Detail,
+				NoSymmetry: o.NoSymmetry, Progress: o.Progress, Notes: o.Notes})
 		},
 		Refit: refitStatic,
 	},
@@ -82,9 +84,10 @@ var statics = []*Entry{
 		Paper:       "Au et al. 2008",
 		Title:       "Skeleton extraction by mesh contraction",
 		Description: "Laplacian mesh contraction, connectivity surgery and thinning to --joints",
-		Params:      []Param{{"Joints", "24"}, {"Weights", "heat"}, {"MaxInfluences", "4"}},
+		Params:      []Param{{"Joints", "24"}, {"Detail", "false"}, {"NoSymmetry", "false"}, {"Weights", "heat"}, {"MaxInfluences", "4"}},
 		Skeleton: func(ctx context.Context, m *mesh.Mesh, o Options) (*static.Skeleton, error) {
-			return contraction.Skeleton(ctx, m, contraction.Options{Joints: o.Joints, Progress: o.Progress, Notes: o.Notes})
+			return contraction.Skeleton(ctx, m, contraction.Options{Joints: o.Joints, Detail: o.Detail, NoSymmetry: o.NoSymmetry,
+				Progress: o.Progress, Notes: o.Notes})
 		},
 		Refit: refitStatic,
 	},

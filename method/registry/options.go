@@ -34,8 +34,14 @@ type Options struct {
 	// AreaWeighted weighs face-clustering's skeleton votes by vertex area.
 	AreaWeighted bool
 
-	// Joints is contraction's joint count (24).
+	// Joints is the static methods' joint count: contraction's (24), and
+	// forcefield's when set (0: as many as the shape gives).
 	Joints int
+	// Detail keeps the static methods' detail branches (ears, horns,
+	// bumps) that would be folded into their parent.
+	Detail bool
+	// NoSymmetry keeps a static skeleton asymmetric on a symmetric mesh.
+	NoSymmetry bool
 	// VoxelSize is forcefield's voxel edge as a fraction of the longest
 	// bounding-box side (1/64).
 	VoxelSize float64
