@@ -160,7 +160,9 @@ export class Model {
   /**
    * partPoints returns, for each part, the page coordinates of up to max of
    * its triangles' centres as skinned now (CPU skinning, as the shader
-   * does), through the view's toScreen: where a test looks for its pixels.
+   * does), through the view's toScreen, each with t, the triangle's number
+   * within its part, and corners, three points near each corner: where a
+   * test looks for its pixels.
    */
   partPoints(toScreen, max = 200) {
     this.root.updateMatrixWorld(true);
@@ -173,11 +175,10 @@ export class Model {
       const step = Math.max(1, Math.floor(tris / max));
       const out = [];
       for (let t = 0; t < tris; t += step) {
-        mesh.getVertexPosition(idx.getX(3 * t), a);
-        mesh.getVertexPosition(idx.getX(3 * t + 1), b);
-        mesh.getVertexPosition(idx.getX(3 * t + 2), c);
-        a.add(b).add(c).divideScalar(3);
-        out.push(toScreen(mesh.localToWorld(a)));
+        const v = [0, 1, 2].map((k) => mesh.localToWorld(mesh.getVertexPosition(idx.getX(3 * t + k), new THREE.Vector3())));
+        // Near corner k: 0.8 of it, 0.1 of each other corner.
+        const corners = v.map((p) => toScreen(a.copy(p).multiplyScalar(0.7).add(b.copy(v[0]).add(v[1]).add(v[2]).multiplyScalar(0.1))));
+        out.push({ ...toScreen(c.copy(v[0]).add(v[1]).add(v[2]).divideScalar(3)), t, corners });
       }
       return out;
     });
