@@ -77,7 +77,7 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 	sweeps := smoothingSweeps(p.N)
 	if opt.Free {
 		q.carryTo(p, joints, 0)
-		ws := &weightSolver{p: p, k: opt.MaxInfluences, omega: opt.Smoothness, lap: lap}
+		ws := &weightSolver{p: p, k: opt.MaxInfluences, omega: opt.Smoothness, lap: lap, keep: opt.Bones > 0}
 		for it := 0; it < 2; it++ {
 			ws.update(sweeps)
 			p.UpdateTransforms(0, nil)
@@ -93,7 +93,7 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 	// the sampled frames, then every frame's transforms under the result.
 	h := q.Root(joints)
 	q.Constrain(h)
-	qs := &weightSolver{p: q, k: opt.MaxInfluences, omega: opt.Smoothness, lap: lap}
+	qs := &weightSolver{p: q, k: opt.MaxInfluences, omega: opt.Smoothness, lap: lap, keep: opt.Bones > 0}
 	err = q.FitSkeletonUntil(ctx, &h, finalIterations, skinning.FitSweeps, finalTol, func() { qs.update(sweeps) },
 		func(done, total int) { opt.Progress.Report("skeletal fit", done, total) })
 	if err != nil {
@@ -104,7 +104,7 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 		p.Constrain(h)
 		p.FitRotations(h, finalSweeps)
 		p.FitJoints(&h)
-		ws := &weightSolver{p: p, k: opt.MaxInfluences, omega: opt.Smoothness, lap: lap}
+		ws := &weightSolver{p: p, k: opt.MaxInfluences, omega: opt.Smoothness, lap: lap, keep: opt.Bones > 0}
 		ws.update(sweeps)
 	}
 	p.FitRotations(h, finalSweeps)
@@ -157,11 +157,15 @@ func (p *problem) findBones(ctx context.Context, opt Options) ([]skinning.Joint,
 
 	// §5 Skinning decomposition without skeleton: 10 iterations, one more
 	// influence per vertex every 3.
+	// With Bones set, a weight solve may empty a bone while there are
+	// more than asked (a free removal), not once there are as many.
+	keep := func() bool { return opt.Bones > 0 && p.B <= opt.Bones }
 	ws := &weightSolver{p: p}
 	for it := 0; it < 10; it++ {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		ws.keep = keep()
 		ws.k = min(1+it/3, opt.MaxInfluences)
 		ws.update(1)
 		p.UpdateTransforms(0, nil)
@@ -184,6 +188,7 @@ func (p *problem) findBones(ctx context.Context, opt Options) ([]skinning.Joint,
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
+		ws.keep = keep()
 		ws.update(sweeps)
 		var e float64
 		if !opt.Free {

@@ -11,6 +11,8 @@ import (
 
 	"github.com/meshrig/meshrig/character"
 	"github.com/meshrig/meshrig/format"
+	_ "github.com/meshrig/meshrig/format/abc"
+	_ "github.com/meshrig/meshrig/format/fbx"
 	_ "github.com/meshrig/meshrig/format/obj"
 	"github.com/meshrig/meshrig/internal/shareddata"
 	"github.com/meshrig/meshrig/internal/testkit/rigcheck"
@@ -91,6 +93,28 @@ func TestBonesAsked(t *testing.T) {
 				t.Errorf("%d bones asked, %d given", tc.bones, rep.Bones)
 			}
 		})
+	}
+}
+
+// TestBonesKeptThroughFit asks for 20 bones on Dem Bones' own example
+// (Bone_Anim.abc, its rest pose from Bone_Geom.fbx), where the skeletal
+// fit's weight solves used to empty two bones (18 of 20 moved vertices):
+// every bone asked for must still move vertices at the end.
+func TestBonesKeptThroughFit(t *testing.T) {
+	abc := shareddata.Path(t, "dembones/Bone_Anim.abc")
+	geom := shareddata.Path(t, "dembones/Bone_Geom.fbx")
+	in, err := format.Load([]string{abc}, format.LoadOptions{Rest: geom})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Rig(context.Background(), in.Sequence, Options{Bones: 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := rigcheck.Check(t, in.Sequence, r)
+	t.Logf("20 asked: %d bones, %d joints, RMSE%% %.4f", rep.Bones, r.Skeleton.Len(), rep.RMSEPercent)
+	if rep.Bones != 20 {
+		t.Errorf("%d bones move vertices, 20 asked", rep.Bones)
 	}
 }
 

@@ -29,6 +29,12 @@ type weightSolver struct {
 	lap   []float64 // rigidness Laplacian, aligned with p.Top.Ring
 	sys   []vertexSystem
 	pairs *skinning.PairSums
+	// keep, when set, stops an update from emptying a bone: the vertices
+	// that had it keep their weights (Options.Bones: the count asked for
+	// is a promise, and a bone that loses its last vertex in a weight
+	// solve never comes back, its neighbours' candidates being their
+	// current bones).
+	keep bool
 }
 
 // update re-solves every vertex's weights. The data systems are built once;
@@ -49,6 +55,12 @@ func (s *weightSolver) update(sweeps int) {
 	if s.omega == 0 {
 		sweeps = 1
 	}
+	var oldB []int32
+	var oldW []float64
+	if s.keep {
+		oldB, oldW = append([]int32(nil), p.WB...), append([]float64(nil), p.WW...)
+		defer s.restoreEmptied(oldB, oldW)
+	}
 	wb := make([]int32, len(p.WB))
 	ww := make([]float64, len(p.WW))
 	for it := 0; it < sweeps; it++ {
@@ -59,6 +71,35 @@ func (s *weightSolver) update(sweeps int) {
 		})
 		p.WB, wb = wb, p.WB
 		p.WW, ww = ww, p.WW
+	}
+}
+
+// restoreEmptied gives every bone that had weight in the slots oldB,
+// oldW and has none in p's its vertices back: each vertex that had it
+// takes its old slots again.
+func (s *weightSolver) restoreEmptied(oldB []int32, oldW []float64) {
+	p := s.p
+	had := make([]bool, p.B)
+	has := make([]bool, p.B)
+	for x, j := range oldB {
+		if j >= 0 && oldW[x] > 0 {
+			had[j] = true
+		}
+	}
+	for x, j := range p.WB {
+		if j >= 0 && p.WW[x] > 0 {
+			has[j] = true
+		}
+	}
+	for i := 0; i < p.N; i++ {
+		lo, hi := i*skinning.MaxK, (i+1)*skinning.MaxK
+		for x := lo; x < hi; x++ {
+			if j := oldB[x]; j >= 0 && oldW[x] > 0 && had[j] && !has[j] {
+				copy(p.WB[lo:hi], oldB[lo:hi])
+				copy(p.WW[lo:hi], oldW[lo:hi])
+				break
+			}
+		}
 	}
 }
 
