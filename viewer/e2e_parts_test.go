@@ -2,6 +2,7 @@ package viewer_test
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	_ "image/jpeg"
 	_ "image/png"
@@ -9,6 +10,8 @@ import (
 	"sort"
 	"testing"
 	"time"
+
+	"github.com/chromedp/chromedp"
 
 	"github.com/meshrig/meshrig/character"
 	"github.com/meshrig/meshrig/format"
@@ -66,7 +69,8 @@ func share(img image.Image, pts []partPoint, ok func(c [3]uint8) bool) (float64,
 // with the input moved away from the rig on the upper part only, the upper
 // part's triangles are red — those at the cut too, whose corners are seam
 // copies mapped back to rig vertices by State.copies — and the lower
-// part's blue; a joint can be picked.
+// part's blue; the input's ghost draws every part's triangles; a joint can
+// be picked; the material mode shows each part's own material.
 func TestBrowserTwoParts(t *testing.T) {
 	r, err := character.Generate(character.Biped, character.Options{Frames: 8, Vertices: 1500})
 	if err != nil {
@@ -166,6 +170,11 @@ func TestBrowserTwoParts(t *testing.T) {
 	if kl < 30 || low < 0.85 {
 		t.Errorf("lower part: %.0f%% of %d points blue, want ~0 error shown", 100*low, kl)
 	}
+
+	// The input's ghost covers every part: all the rig's triangles.
+	s.do(chromedp.Click(chromedp.ID("ghost")))
+	s.wait("the ghost", fmt.Sprintf(`meshrig.state().ui.ghostTriangles === %d`, len(m.Tris)), 10*time.Second)
+	s.do(chromedp.Click(chromedp.ID("ghost")))
 
 	// Picking a joint still works with the parts drawn over it.
 	eval[bool](s, `(() => { const c = document.getElementById('skeleton'); if (!c.checked) c.click(); return true; })()`)

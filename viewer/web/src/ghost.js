@@ -8,6 +8,7 @@ export class Ghost {
     this.view = view;
     this.mesh = null;
     this.visible = false;
+    this.triangles = 0; // drawn, over every part of the mesh
     this.material = new THREE.MeshBasicMaterial({
       color: 0x9fe0ff, wireframe: true, transparent: true, opacity: 0.28, depthWrite: false,
     });
@@ -20,6 +21,7 @@ export class Ghost {
       this.source = model;
       const g = new THREE.BufferGeometry();
       g.setIndex(ghostIndex(model));
+      this.triangles = g.index.count / 3;
       g.setAttribute('position', new THREE.BufferAttribute(new Float32Array(positions.length), 3));
       this.mesh = new THREE.Mesh(g, this.material);
       this.mesh.frustumCulled = false;

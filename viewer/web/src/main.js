@@ -94,7 +94,7 @@ window.meshrig = {
     ui: {
       selected: app.selected, colorMode: app.colors.mode, clip: app.timeline.clip, frame: app.timeline.frame,
       playing: app.timeline.playing, tool: app.tool, loadedVersion: app.loadedVersion, lastError: app.lastError ?? null,
-      renderer: app.view.glName, antialias: app.view.antialias, timings: app.timings,
+      ghostTriangles: app.ghost.visible ? app.ghost.triangles : 0, renderer: app.view.glName, antialias: app.view.antialias, timings: app.timings,
     },
   }),
 };
