@@ -2,12 +2,13 @@ package main
 
 import (
 	"bufio"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -183,13 +184,22 @@ func animName(s *seq.Sequence) string {
 // a libigl .tgf, with the vertices of the file's own mesh when it has one
 // (for --fit-skeleton); weights and animation in the file are ignored.
 func readSkeleton(ctx context.Context, path string) (rig.Skeleton, []linalg.Vec3, error) {
-	if strings.EqualFold(filepath.Ext(path), ".tgf") {
+	lower := strings.ToLower(path)
+	if strings.HasSuffix(lower, ".tgf") || strings.HasSuffix(lower, ".tgf.gz") {
 		f, err := os.Open(path)
 		if err != nil {
 			return rig.Skeleton{}, nil, err
 		}
 		defer f.Close()
-		t, err := libigl.ReadTGF(bufio.NewReader(f))
+		var in io.Reader = f
+		if strings.HasSuffix(lower, ".gz") {
+			z, err := gzip.NewReader(f)
+			if err != nil {
+				return rig.Skeleton{}, nil, fmt.Errorf("%s: %w", path, err)
+			}
+			in = z
+		}
+		t, err := libigl.ReadTGF(bufio.NewReader(in))
 		if err != nil {
 			var pe *format.ParseError
 			if errors.As(err, &pe) && pe.File == "" {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
@@ -422,4 +423,51 @@ func channelBytes(t *testing.T, path string) map[string][]byte {
 		}
 	}
 	return out
+}
+
+// TestRigGivenTGF: a libigl skeleton (.tgf, as gzip too) drives the rig:
+// one joint per TGF bone, named bone_k as format/libigl names them.
+func TestRigGivenTGF(t *testing.T) {
+	dir := gen(t, "biped")
+	sc, err := format.ReadScene(filepath.Join(dir, "truth.glb"), format.SceneOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sk := sc.Rig.Skeleton
+	var b strings.Builder
+	for j, jt := range sk.Joints {
+		fmt.Fprintf(&b, "%d %g %g %g\n", j+1, jt.Head[0], jt.Head[1], jt.Head[2])
+	}
+	ch := sk.Children()
+	tips := 0
+	var bones strings.Builder
+	for j, jt := range sk.Joints {
+		if jt.Parent >= 0 {
+			fmt.Fprintf(&bones, "%d %d\n", jt.Parent+1, j+1)
+		}
+		if len(ch[j]) == 0 && jt.Parent >= 0 { // a tip past each leaf, so it has a bone
+			tip := jt.Head.Add(jt.Head.Sub(sk.Joints[jt.Parent].Head).Scale(0.5))
+			tips++
+			fmt.Fprintf(&b, "%d %g %g %g\n", sk.Len()+tips, tip[0], tip[1], tip[2])
+			fmt.Fprintf(&bones, "%d %d\n", j+1, sk.Len()+tips)
+		}
+	}
+	text := b.String() + "#\n" + bones.String() + "#\n"
+	tmp := t.TempDir()
+	tgf, tgz := filepath.Join(tmp, "biped.tgf"), filepath.Join(tmp, "biped.tgf.gz")
+	os.WriteFile(tgf, []byte(text), 0o644)
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	zw.Write([]byte(text))
+	zw.Close()
+	os.WriteFile(tgz, z.Bytes(), 0o644)
+	for _, p := range []string{tgf, tgz} {
+		out := filepath.Join(tmp, "out.glb")
+		rep := reportOf(t, "rig", dir, "--skeleton", p, "-o", out)
+		joints := jointsOf(t, out)
+		t.Logf("%s: %d joints, RMSE%% %.4f", filepath.Base(p), len(joints), rep.RMSEPercent)
+		if len(joints) != sk.Len()+tips || rep.RMSEPercent > 0.05 {
+			t.Errorf("%s: %d joints, RMSE%% %.4f", p, len(joints), rep.RMSEPercent)
+		}
+	}
 }
