@@ -9,7 +9,7 @@
 // X-Meshrig-Token header; errors are 4xx with {"error": "one line"}):
 //
 //	GET    /, /app.js, /app.css    the page (Options.Web); no token needed
-//	GET    /api/state              State: version, joints, clips, report, dirty, undo/redo
+//	GET    /api/state              State: version, joints, clips, report, dirty, undo/redo, seam copies
 //	GET    /api/rig.glb            the current rig as the glTF writer writes it
 //	GET    /api/error?clip=C&frame=F  N float32 (little-endian): per vertex |rig − input| in % of d
 //	GET    /api/input?clip=C&frame=F  3·N float32: the input's positions at that frame
