@@ -73,7 +73,8 @@ func reportOf(t *testing.T, args ...string) metric.Report {
 // TestRigGivenSkeleton: every generated character given its true skeleton
 // (truth.glb) gets weights and motion solved from scratch that replay it
 // within RMSE% 0.03, and the written rig keeps the joints' names, order
-// and parents — through glTF, and for the biped Collada, FBX and USD.
+// and parents — through glTF, and for the biped Collada, FBX and USD,
+// whose Collada and FBX files serve as --skeleton FILE in their turn.
 func TestRigGivenSkeleton(t *testing.T) {
 	for _, kind := range []string{"biped", "quadruped", "hand", "snake"} {
 		t.Run(kind, func(t *testing.T) {
@@ -90,6 +91,15 @@ func TestRigGivenSkeleton(t *testing.T) {
 					t.Errorf("%s%s: RMSE%% %.4f, want ≤ 0.03", kind, ext, rep.RMSEPercent)
 				}
 				sameHierarchy(t, kind+ext, jointsOf(t, truth), jointsOf(t, out))
+				if ext == ".dae" || ext == ".fbx" {
+					// The written file is a skeleton FILE in its turn.
+					again := filepath.Join(t.TempDir(), "again.glb")
+					rep := reportOf(t, "rig", dir, "--skeleton", out, "-o", again)
+					if rep.RMSEPercent > 0.03 {
+						t.Errorf("--skeleton %s: RMSE%% %.4f", ext, rep.RMSEPercent)
+					}
+					sameHierarchy(t, "--skeleton "+ext, jointsOf(t, out), jointsOf(t, again))
+				}
 			}
 		})
 	}
