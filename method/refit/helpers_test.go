@@ -140,3 +140,22 @@ func TestLockRefitsTheRest(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkHelpers: 4 helpers on the bulging biped (2000 vertices, 24
+// frames): clustering, start and the rounds.
+func BenchmarkHelpers(b *testing.B) {
+	body, err := character.Generate(character.Biped, character.Options{Frames: 24, Vertices: 2000})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := character.Flex(body, flexArms, 0.02)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, _, err := Animation(context.Background(), body, s, Options{Helpers: 4}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
