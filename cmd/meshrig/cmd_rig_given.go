@@ -9,6 +9,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -65,6 +66,9 @@ func (o *rigOptions) checkGiven() error {
 	gf := o.given
 	if _, err := refit.ParseSolve(gf.solve); err != nil {
 		return fmt.Errorf("--solve: %w", err)
+	}
+	if p := o.skeletonFile(); p != "" && !strings.Contains(filepath.Base(p), ".") {
+		return fmt.Errorf("--skeleton %q: want tree, none or a skeleton file (glTF, Collada, FBX, libigl .tgf)", p)
 	}
 	if o.skeletonFile() != "" && gf.rig != "" {
 		return fmt.Errorf("--skeleton FILE and --rig both give a skeleton: give one")

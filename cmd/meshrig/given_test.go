@@ -193,6 +193,7 @@ func TestRigGivenBadInput(t *testing.T) {
 		{[]string{"--rig", truth, "--mask", bad}, []string{bad + ":2"}},
 		{[]string{"--rig", truth, "--mask", "vertex-colour"}, []string{"no vertex colours"}},
 		{[]string{"--helpers", "2"}, []string{"--helpers needs --rig"}},
+		{[]string{"--skeleton", "noen"}, []string{`"noen"`, "tree, none or a skeleton file"}},
 		{[]string{"--rig", truth, "--solve", "weights", "--frames", "1:5"}, []string{truth, "do not have the animation's 5 frames"}},
 		{[]string{"--skeleton", truth, "--rig", truth}, []string{"give one"}},
 	} {
