@@ -71,6 +71,9 @@ func addHelpers(ctx context.Context, r *rig.Rig, s *seq.Sequence, o Options, kee
 		if err := r.Clips[k].Validate(r.Skeleton.Len()); err != nil {
 			return nil, Report{}, fmt.Errorf("refit: clip %q: %w", r.Clips[k].Name, err)
 		}
+		if r.Clips[k].HasScale() {
+			return nil, Report{}, fmt.Errorf("refit: clip %q scales joints; helpers and locked joints need rotation and translation tracks only", r.Clips[k].Name)
+		}
 		total += r.Clips[k].Frames
 	}
 	if total != s.F() {
