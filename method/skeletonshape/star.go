@@ -18,7 +18,9 @@ const maxChildren = 3
 // body's long axis) — are cut in two at the largest gap, and the group
 // lying farther along the axis hangs from a new joint on the axis, half
 // way to that group's nearest child (a group of two children or more, so
-// the star loses children). It repeats until no joint has more
+// the star loses children); failing that, the two children leaving in
+// the most alike directions hang from a new joint between them and the
+// star (splitByDirection). It repeats until no joint has more
 // than maxChildren children, or a star's children cannot be told apart
 // along the axis. A star on plane (when not nil) splits on it. It returns
 // the number of joints added.
@@ -55,7 +57,7 @@ func SplitStars(s *static.Skeleton, main linalg.Vec3, plane *Plane, d float64) i
 }
 
 // splitStar moves part of j's children under a new joint; false when the
-// children all lie at about the same place along axis.
+// children cannot be split along axis nor by direction.
 func splitStar(s *static.Skeleton, j int, kids []int, axis linalg.Vec3, plane *Plane, d float64) bool {
 	pj := s.Joints[j]
 	type kid struct {
@@ -94,7 +96,7 @@ func splitStar(s *static.Skeleton, j int, kids []int, axis linalg.Vec3, plane *P
 		group, near, gap = grp, nr, g
 	}
 	if group == nil || gap < 1e-3*d {
-		return false
+		return splitByDirection(s, j, kids, plane, d)
 	}
 	q := pj.Add(axis.Scale(near / 2))
 	if plane != nil && math.Abs(plane.Side(pj)) < 1e-9*d {
@@ -110,6 +112,48 @@ func splitStar(s *static.Skeleton, j int, kids []int, axis linalg.Vec3, plane *P
 		if ed[0] == j && moved[ed[1]] {
 			s.Edges[e] = [2]int{nj, ed[1]}
 		} else if ed[1] == j && moved[ed[0]] {
+			s.Edges[e] = [2]int{ed[0], nj}
+		}
+	}
+	s.Edges = append(s.Edges, [2]int{j, nj})
+	return true
+}
+
+// splitByDirection hangs the two children of j whose directions from j
+// agree best (two legs below a root in the middle of the spine) from a
+// new joint between them and j: on their mean direction, half way to the
+// nearer one's projection on it. False when no two children leave j
+// within 60° of each other.
+func splitByDirection(s *static.Skeleton, j int, kids []int, plane *Plane, d float64) bool {
+	pj := s.Joints[j]
+	bestA, bestB, bestCos := -1, -1, 0.5
+	for a := 0; a < len(kids); a++ {
+		for b := a + 1; b < len(kids); b++ {
+			ua, ub := s.Joints[kids[a]].Sub(pj).Unit(), s.Joints[kids[b]].Sub(pj).Unit()
+			if c := ua.Dot(ub); c > bestCos {
+				bestA, bestB, bestCos = a, b, c
+			}
+		}
+	}
+	if bestA < 0 {
+		return false
+	}
+	ca, cb := kids[bestA], kids[bestB]
+	u := s.Joints[ca].Sub(pj).Unit().Add(s.Joints[cb].Sub(pj).Unit()).Unit()
+	reach := min(s.Joints[ca].Sub(pj).Dot(u), s.Joints[cb].Sub(pj).Dot(u))
+	if reach < 1e-3*d {
+		return false
+	}
+	q := pj.Add(u.Scale(reach / 2))
+	if plane != nil && math.Abs(plane.Side(pj)) < 1e-9*d {
+		q = plane.Project(q)
+	}
+	s.Joints = append(s.Joints, q)
+	nj := len(s.Joints) - 1
+	for e, ed := range s.Edges {
+		if ed[0] == j && (ed[1] == ca || ed[1] == cb) {
+			s.Edges[e] = [2]int{nj, ed[1]}
+		} else if ed[1] == j && (ed[0] == ca || ed[0] == cb) {
 			s.Edges[e] = [2]int{ed[0], nj}
 		}
 	}

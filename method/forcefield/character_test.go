@@ -1,0 +1,70 @@
+package forcefield
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/meshrig/meshrig/character"
+	"github.com/meshrig/meshrig/mesh"
+	"github.com/meshrig/meshrig/method/skeletonshape"
+	"github.com/meshrig/meshrig/metric"
+)
+
+// TestCharacters: generated characters of every kind in bind pose, whose
+// skeletons are known (biped 17 joints, quadruped 21, hand 16, snake 12),
+// at two vertex counts: the joint count follows the limbs (between the
+// true count and 1.7 times it; measured 23–27, 29–31, 24–26, 14–15), the
+// joints lie near the true ones (joint error% at most 3, the hand 7:
+// measured 2.1, 2.5–2.7, 4.8–6.4, 1.6–1.8), no joint has more than three
+// children, and the biped and quadruped are mirror-symmetric with the
+// root on the plane.
+func TestCharacters(t *testing.T) {
+	if testing.Short() {
+		t.Skip("eight force-field runs")
+	}
+	for _, c := range []struct {
+		kind  character.Kind
+		bound float64
+	}{{character.Biped, 3}, {character.Quadruped, 3}, {character.Hand, 7}, {character.Snake, 3}} {
+		for _, nv := range []int{2000, 8000} {
+			r, err := character.Generate(c.kind, character.Options{Vertices: nv, Frames: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := Skeleton(context.Background(), r.Mesh, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			truth := metric.Heads(&r.Skeleton)
+			d := mesh.Diagonal(r.Mesh.Verts)
+			je := metric.JointError(s.Joints, truth, d)
+			t.Logf("%s %d: %d joints (truth %d), joint error %.2f%%", c.kind, nv, len(s.Joints), len(truth), je)
+			if n := float64(len(s.Joints)); n < float64(len(truth)) || n > 1.7*float64(len(truth)) {
+				t.Errorf("%s %d: %d joints, want %d to %.0f", c.kind, nv, len(s.Joints), len(truth), 1.7*float64(len(truth)))
+			}
+			if je > c.bound {
+				t.Errorf("%s %d: joint error %.2f%%, want at most %.0f", c.kind, nv, je, c.bound)
+			}
+			parent, order := s.Tree()
+			kids := make([]int, len(s.Joints))
+			for _, j := range order[1:] {
+				kids[parent[j]]++
+			}
+			for j, k := range kids {
+				if k > 3 {
+					t.Errorf("%s %d: joint %d has %d children", c.kind, nv, j, k)
+				}
+			}
+			if c.kind == character.Biped || c.kind == character.Quadruped {
+				pl, _ := skeletonshape.MirrorPlane(r.Mesh)
+				if res := skeletonshape.MirrorResidual(s, pl, d); res > 0.5 {
+					t.Errorf("%s %d: mirror residual %.3f%% of d", c.kind, nv, res)
+				}
+				if side := math.Abs(pl.Side(s.Joints[s.Root])); side > 1e-9*d {
+					t.Errorf("%s %d: root %g off the plane", c.kind, nv, side)
+				}
+			}
+		}
+	}
+}
