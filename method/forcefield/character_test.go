@@ -68,3 +68,29 @@ func TestCharacters(t *testing.T) {
 		}
 	}
 }
+
+// TestJointsOption: Options.Joints gives that many joints, fewer or more
+// than the shape's own count, and the skeleton stays symmetric.
+func TestJointsOption(t *testing.T) {
+	r, err := character.Generate(character.Quadruped, character.Options{Vertices: 2000, Frames: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := mesh.Diagonal(r.Mesh.Verts)
+	pl, _ := skeletonshape.MirrorPlane(r.Mesh)
+	for _, n := range []int{18, 40} {
+		s, err := Skeleton(context.Background(), r.Mesh, Options{Joints: n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(s.Joints) != n {
+			t.Errorf("%d joints, asked for %d", len(s.Joints), n)
+		}
+		if res := skeletonshape.MirrorResidual(s, pl, d); res > 0.5 {
+			t.Errorf("%d joints: mirror residual %.3f%% of d", n, res)
+		}
+	}
+	if _, err := Skeleton(context.Background(), r.Mesh, Options{Joints: 1}); err == nil {
+		t.Error("1 joint accepted")
+	}
+}
