@@ -13,6 +13,7 @@ import (
 	_ "github.com/meshrig/meshrig/format/gltf"
 	"github.com/meshrig/meshrig/internal/shareddata"
 	"github.com/meshrig/meshrig/internal/testkit/rigcheck"
+	"github.com/meshrig/meshrig/internal/testkit/testrig"
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/metric"
 	"github.com/meshrig/meshrig/rig"
@@ -27,77 +28,6 @@ func biped(t testing.TB) (*rig.Rig, *seq.Sequence) {
 		t.Fatal(err)
 	}
 	return truth, character.Sequence(truth)
-}
-
-// removeJoint is the edit a user makes by hand: joint name goes, its
-// children hang from its parent, its weights go to its parent, its track
-// leaves every clip (the children keep their local rotations).
-func removeJoint(t testing.TB, r *rig.Rig, name string) *rig.Rig {
-	t.Helper()
-	gone := rig.JointID(-1)
-	for j, jt := range r.Skeleton.Joints {
-		if jt.Name == name {
-			gone = rig.JointID(j)
-		}
-	}
-	if gone <= 0 {
-		t.Fatalf("no removable joint %q", name)
-	}
-	parent := r.Skeleton.Joints[gone].Parent
-	newID := func(j rig.JointID) rig.JointID {
-		switch {
-		case j == gone:
-			return parent
-		case j > gone:
-			return j - 1
-		}
-		return j
-	}
-	out := &rig.Rig{Mesh: r.Mesh}
-	for j, jt := range r.Skeleton.Joints {
-		if rig.JointID(j) == gone {
-			continue
-		}
-		if jt.Parent != rig.NoParent {
-			jt.Parent = newID(jt.Parent)
-		}
-		out.Skeleton.Joints = append(out.Skeleton.Joints, jt)
-	}
-	for _, in := range r.Skin {
-		var dense = map[rig.JointID]float64{}
-		for k, w := range in.Weight {
-			if w > 0 {
-				dense[newID(in.Joint[k])] += w
-			}
-		}
-		var o rig.Influence
-		k := 0
-		for j := rig.JointID(0); int(j) < out.Skeleton.Len(); j++ {
-			if w, ok := dense[j]; ok {
-				o.Joint[k], o.Weight[k] = j, w
-				k++
-			}
-		}
-		out.Skin = append(out.Skin, o.Normalized())
-	}
-	n := r.Skeleton.Len()
-	for _, c := range r.Clips {
-		nc := rig.Clip{Name: c.Name, FPS: c.FPS, Frames: c.Frames}
-		for f := 0; f < c.Frames; f++ {
-			for j := 0; j < n; j++ {
-				if rig.JointID(j) != gone {
-					nc.Rotation = append(nc.Rotation, c.Rotation[f*n+j])
-					nc.Translation = append(nc.Translation, c.Translation[f*n+j])
-				}
-			}
-		}
-		nc.MakeRigid(&out.Skeleton)
-		out.Clips = append(out.Clips, nc)
-	}
-	if err := out.Validate(); err != nil {
-		t.Fatal(err)
-	}
-	return out
 }
 
 // sameSkeleton fails unless b's joints are a's bit for bit.
@@ -134,7 +64,7 @@ func TestRemoveJoint(t *testing.T) {
 		bound float64
 	}{{"spine", 0.05}, {"knee_r", 0.35}} {
 		t.Run(tc.joint, func(t *testing.T) {
-			ed := removeJoint(t, truth, tc.joint)
+			ed := testrig.RemoveJoint(t, truth, tc.joint)
 			before := rmse(t, s, ed)
 			out, rep, err := Animation(context.Background(), ed, s, Options{})
 			if err != nil {
@@ -189,7 +119,7 @@ func TestUneditedNotWorse(t *testing.T) {
 // for bit.
 func TestSolveKeeps(t *testing.T) {
 	truth, s := biped(t)
-	ed := removeJoint(t, truth, "neck")
+	ed := testrig.RemoveJoint(t, truth, "neck")
 	w, _, err := Animation(context.Background(), ed, s, Options{Solve: Weights})
 	if err != nil {
 		t.Fatal(err)
@@ -258,7 +188,7 @@ func TestMaxInfluences(t *testing.T) {
 
 func TestDeterministic(t *testing.T) {
 	truth, s := biped(t)
-	ed := removeJoint(t, truth, "chest")
+	ed := testrig.RemoveJoint(t, truth, "chest")
 	run := func(procs int) *rig.Rig {
 		old := runtime.GOMAXPROCS(procs)
 		defer runtime.GOMAXPROCS(old)
@@ -474,7 +404,7 @@ func TestPlacementRoot(t *testing.T) {
 		name  string
 		r     *rig.Rig
 		bound float64
-	}{{"unedited", placed(t, truth), 1e-6}, {"spine removed", placed(t, removeJoint(t, truth, "spine")), 0.05}} {
+	}{{"unedited", placed(t, truth), 1e-6}, {"spine removed", placed(t, testrig.RemoveJoint(t, truth, "spine")), 0.05}} {
 		out, rep, err := Animation(context.Background(), tc.r, s, Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -518,7 +448,7 @@ func TestFoxUnedited(t *testing.T) {
 // the progress callback) stops the fit with its error.
 func TestStopsWhenCancelled(t *testing.T) {
 	truth, s := biped(t)
-	ed := removeJoint(t, truth, "neck")
+	ed := testrig.RemoveJoint(t, truth, "neck")
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	rounds := 0

@@ -12,6 +12,7 @@ import (
 	"github.com/meshrig/meshrig/format"
 	_ "github.com/meshrig/meshrig/format/obj"
 	"github.com/meshrig/meshrig/internal/shareddata"
+	"github.com/meshrig/meshrig/internal/testkit/testrig"
 	"github.com/meshrig/meshrig/internal/testkit/testshape"
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/metric"
@@ -207,7 +208,7 @@ func BenchmarkRefitHorse(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	ed := removeJoint(b, r, busiestInnerJoint(r))
+	ed := testrig.RemoveJoint(b, r, busiestInnerJoint(r))
 	before, _ := metric.Compare(s, ed)
 	var out *rig.Rig
 	cpu, n := cpuSeconds(), 0
