@@ -102,6 +102,12 @@ type Scene struct {
 	// Rig is the file's own skeleton, weights and motion, when it has them:
 	// ground truth to compare against. Its clips match Sequence's.
 	Rig *rig.Rig
+	// Skeleton is the file's skeleton when it has one but no skin weights
+	// (an FBX file whose bones animate an unskinned mesh); nil when Rig
+	// is set or the file has no skeleton. SkeletonClips is its motion, one
+	// clip per clip of Sequence, in Skeleton's joint order.
+	Skeleton      *rig.Skeleton
+	SkeletonClips []rig.Clip
 	// Files lists the files read: the scene file first, then every side
 	// file opened (buffers, images). A Format.Scene reader gives names in
 	// its fs.FS; ReadScene turns them into paths.

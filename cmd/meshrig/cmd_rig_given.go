@@ -113,7 +113,7 @@ func rigGiven(ctx context.Context, g *globals, o *rigOptions, plan *safefile.Pla
 	var start *rig.Rig
 	var from string
 	if path := o.skeletonFile(); path != "" {
-		sk, ref, err := readSkeleton(ctx, path)
+		sk, ref, clips, err := readSkeleton(ctx, path)
 		if err != nil {
 			return nil, "", err
 		}
@@ -123,8 +123,10 @@ func rigGiven(ctx context.Context, g *globals, o *rigOptions, plan *safefile.Pla
 		}
 		if gf.fitSkeleton {
 			g.logf("note: %s mapped onto the mesh: scale %.6g, shift (%.6g, %.6g, %.6g)", path, pl.Scale, pl.Shift[0], pl.Shift[1], pl.Shift[2])
+			// The file's motion is in its own scale and place.
+			clips = nil
 		}
-		start, from = &rig.Rig{Mesh: s.Rest, Skeleton: placed}, path
+		start, from = &rig.Rig{Mesh: s.Rest, Skeleton: placed, Clips: clips}, path
 	} else {
 		sc, err := format.ReadScene(gf.rig, format.SceneOptions{Context: ctx})
 		if err != nil {
@@ -186,20 +188,21 @@ func animName(s *seq.Sequence) string {
 
 // readSkeleton reads the skeleton of a scene file (glTF, Collada, FBX) or
 // a libigl .tgf, with the vertices of the file's own mesh when it has one
-// (for --fit-skeleton); weights and animation in the file are ignored.
-func readSkeleton(ctx context.Context, path string) (rig.Skeleton, []linalg.Vec3, error) {
+// (for --fit-skeleton), and its motion (the rig's clips, or an unskinned
+// skeleton's: what --solve weights keeps); weights are ignored.
+func readSkeleton(ctx context.Context, path string) (rig.Skeleton, []linalg.Vec3, []rig.Clip, error) {
 	lower := strings.ToLower(path)
 	if strings.HasSuffix(lower, ".tgf") || strings.HasSuffix(lower, ".tgf.gz") {
 		f, err := os.Open(path)
 		if err != nil {
-			return rig.Skeleton{}, nil, err
+			return rig.Skeleton{}, nil, nil, err
 		}
 		defer f.Close()
 		var in io.Reader = f
 		if strings.HasSuffix(lower, ".gz") {
 			z, err := gzip.NewReader(f)
 			if err != nil {
-				return rig.Skeleton{}, nil, fmt.Errorf("%s: %w", path, err)
+				return rig.Skeleton{}, nil, nil, fmt.Errorf("%s: %w", path, err)
 			}
 			in = z
 		}
@@ -209,7 +212,7 @@ func readSkeleton(ctx context.Context, path string) (rig.Skeleton, []linalg.Vec3
 			if errors.As(err, &pe) && pe.File == "" {
 				pe.File = path
 			}
-			return rig.Skeleton{}, nil, err
+			return rig.Skeleton{}, nil, nil, err
 		}
 		// libigl.Rig builds the hierarchy from the bones; the uniform
 		// weights it needs are dropped.
@@ -220,22 +223,29 @@ func readSkeleton(ctx context.Context, path string) (rig.Skeleton, []linalg.Vec3
 		}
 		r, _, err := libigl.Rig(onePoint(), t, w)
 		if err != nil {
-			return rig.Skeleton{}, nil, fmt.Errorf("%s: %w", path, err)
+			return rig.Skeleton{}, nil, nil, fmt.Errorf("%s: %w", path, err)
 		}
-		return r.Skeleton, nil, nil
+		return r.Skeleton, nil, nil, nil
 	}
 	sc, err := format.ReadScene(path, format.SceneOptions{Context: ctx})
 	if err != nil {
-		return rig.Skeleton{}, nil, err
-	}
-	if sc.Rig == nil || sc.Rig.Skeleton.Len() == 0 {
-		return rig.Skeleton{}, nil, fmt.Errorf("%s holds no skeleton", path)
+		return rig.Skeleton{}, nil, nil, err
 	}
 	var ref []linalg.Vec3
+	if sc.Mesh != nil {
+		ref = sc.Mesh.Verts
+	}
+	if sc.Rig == nil && sc.Skeleton != nil && sc.Skeleton.Len() > 0 {
+		// A skeleton without a skin (Dem Bones' Bone_Trans.fbx).
+		return *sc.Skeleton, ref, sc.SkeletonClips, nil
+	}
+	if sc.Rig == nil || sc.Rig.Skeleton.Len() == 0 {
+		return rig.Skeleton{}, nil, nil, fmt.Errorf("%s holds no skeleton", path)
+	}
 	if sc.Rig.Mesh != nil {
 		ref = sc.Rig.Mesh.Verts
 	}
-	return sc.Rig.Skeleton, ref, nil
+	return sc.Rig.Skeleton, ref, sc.Rig.Clips, nil
 }
 
 // lockJoints parses --lock: all, or comma-separated joint names of sk.

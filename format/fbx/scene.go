@@ -55,6 +55,11 @@ const maxFrames = 1 << 20
 // gives); joints that scale or vertices with more than four influences
 // make the rig an approximation of Scene.Sequence.
 //
+// A file whose meshes have no skin but whose models include bones
+// (LimbNode, Limb, Root, Skeleton; with their Null ancestors) gives
+// Scene.Skeleton and Scene.SkeletonClips instead: the same joints, heads
+// and per-clip motion, without weights.
+//
 // Errors: a malformed file is a *format.ParseError with the byte offset;
 // ASCII FBX and other versions than 7.x are format.ErrUnsupported; a
 // truncated file wraps format.ErrTruncated. Sizes are checked against the
@@ -227,7 +232,10 @@ func (s *sceneData) scene(opt format.SceneOptions) (*format.Scene, error) {
 		}
 		sc.Sequence = sq
 	}
-	if tr != nil {
+	if tr != nil && tr.skin == nil {
+		sk := tr.skel
+		sc.Skeleton, sc.SkeletonClips = &sk, clips
+	} else if tr != nil {
 		r := &rig.Rig{Mesh: s.rest, Skeleton: tr.skel, Skin: tr.skin, Clips: clips}
 		if err := r.Validate(); err == nil {
 			sc.Rig = r

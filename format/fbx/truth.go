@@ -26,15 +26,28 @@ type truth struct {
 // jointTypes are the Model types that can carry a skeleton's joints.
 var jointTypes = map[string]bool{"LimbNode": true, "Limb": true, "Null": true, "Root": true, "Skeleton": true}
 
-// newTruth returns nil when no mesh is skinned or some mesh is not.
+// boneTypes are the Model types that are a skeleton's joints by
+// themselves, without a skin naming them (Null is a joint only as an
+// ancestor of one).
+var boneTypes = map[string]bool{"LimbNode": true, "Limb": true, "Root": true, "Skeleton": true}
+
+// newTruth returns nil when some mesh is skinned and another is not, or
+// when no mesh is skinned and no model is a bone. With no skin at all the
+// bone models (boneTypes) and their skeleton-node ancestors are the
+// joints, placed by the bind pose (else their rest transforms), and skin
+// stays nil: a skeleton with its motion, not a rig.
 func newTruth(s *sceneData, pose map[int64]linalg.Affine, restGlobal []linalg.Affine) (*truth, error) {
 	h := s.h
 	slot := map[int]int{} // hierarchy index → joint
 	t := &truth{}
+	skinned := 0
 	for _, p := range s.parts {
-		if len(p.clusters) == 0 {
-			return nil, nil
+		if len(p.clusters) > 0 {
+			skinned++
 		}
+	}
+	if skinned != 0 && skinned != len(s.parts) {
+		return nil, nil
 	}
 	add := func(mi int, after linalg.Affine) {
 		slot[mi] = len(t.model)
@@ -42,6 +55,26 @@ func newTruth(s *sceneData, pose map[int64]linalg.Affine, restGlobal []linalg.Af
 		t.bindI = append(t.bindI, after)
 	}
 	heads := []linalg.Vec3{}
+	if skinned == 0 {
+		for mi, o := range h.models {
+			if !boneTypes[o.Type] {
+				continue
+			}
+			b, ok := pose[o.ID]
+			if !ok {
+				b = restGlobal[mi]
+			}
+			bi, ok := b.Inverse()
+			if !ok {
+				return nil, fmt.Errorf("joint %q: its bind matrix is singular", o.Name)
+			}
+			add(mi, bi)
+			heads = append(heads, b.T)
+		}
+		if len(t.model) == 0 {
+			return nil, nil
+		}
+	}
 	for _, p := range s.parts {
 		pinv, ok := p.bind.Inverse()
 		if !ok {
@@ -115,6 +148,9 @@ func newTruth(s *sceneData, pose map[int64]linalg.Affine, restGlobal []linalg.Af
 	t.model, t.bindI = model, bindI
 	for mi, j := range slot {
 		slot[mi] = int(perm[j])
+	}
+	if skinned == 0 {
+		return t, nil
 	}
 	t.skin = make(rig.Skin, len(s.rest.Verts))
 	type inf struct {
