@@ -16,9 +16,10 @@ type Geometry struct {
 	// polygon k has the control points PolyVerts[PolyStart[k]:PolyStart[k+1]]
 	// (the file marks a polygon's last index i as −i−1).
 	PolyStart, PolyVerts []int
-	// Normals, UVs and Materials are the layer elements the mesh has
-	// (LayerElementNormal, LayerElementUV, LayerElementMaterial).
-	Normals, UVs, Materials []LayerElement
+	// Normals, UVs, Colors and Materials are the layer elements the mesh
+	// has (LayerElementNormal, LayerElementUV, LayerElementColor,
+	// LayerElementMaterial).
+	Normals, UVs, Colors, Materials []LayerElement
 }
 
 // LayerElement is one per-mesh attribute layer. Mapping says what it is
@@ -26,8 +27,8 @@ type Geometry struct {
 // Reference how ("Direct", or "IndexToDirect" through Index).
 type LayerElement struct {
 	Name, Mapping, Reference string
-	// Width is the values per item: 3 for normals, 2 for UVs, 1 for
-	// material indices.
+	// Width is the values per item: 3 for normals, 2 for UVs, 4 for
+	// colours (RGBA), 1 for material indices.
 	Width int
 	// Values holds the items, Width numbers each.
 	Values []float64
@@ -103,6 +104,8 @@ func readGeometry(o *Object) (*Geometry, error) {
 			l.Width, data, index = 3, "Normals", "NormalsIndex"
 		case "LayerElementUV":
 			l.Width, data, index = 2, "UV", "UVIndex"
+		case "LayerElementColor":
+			l.Width, data, index = 4, "Colors", "ColorIndex"
 		case "LayerElementMaterial":
 			l.Width, data, index = 1, "Materials", ""
 		default:
@@ -145,6 +148,14 @@ func readGeometry(o *Object) (*Geometry, error) {
 		if l.Values, err = floatArray(c, data, o); err != nil {
 			return nil, err
 		}
+		if l.Width == 4 {
+			// Colours become masks and weights downstream: refuse NaN here.
+			for i, v := range l.Values {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					return nil, errAt(c.Offset, "mesh %q: colour %d is not finite", o.Name, i/4+1)
+				}
+			}
+		}
 		items := len(l.Values) / l.Width
 		switch l.Reference {
 		case "Direct":
@@ -168,9 +179,12 @@ func readGeometry(o *Object) (*Geometry, error) {
 		default:
 			return nil, errAt(c.Offset, "mesh %q: %s reference %q is not one meshrig reads", o.Name, c.Name, l.Reference)
 		}
-		if l.Width == 3 {
+		switch l.Width {
+		case 3:
 			g.Normals = append(g.Normals, l)
-		} else {
+		case 4:
+			g.Colors = append(g.Colors, l)
+		default:
 			g.UVs = append(g.UVs, l)
 		}
 	}

@@ -43,7 +43,7 @@ func (l *LayerElement) element(g *Geometry, poly, pv int) int {
 
 // surfaceOf builds the Surface of the joined parts from their layers: UV
 // sets by layer number (v flipped to glTF's top-left origin; a part
-// without a set reads (0, 0)), the first normal layer when every part has
+// without a set reads (0, 0)), colour sets likewise (colorsOf), the first normal layer when every part has
 // one (turned by the part's bind placement), the models' materials by
 // name with their diffuse colour, and a part per mesh model and
 // material. It returns nil when there is nothing to keep.
@@ -85,6 +85,7 @@ func surfaceOf(f *File, h *hierarchy, parts []*part, tris []corner) *mesh.Surfac
 		}
 		s.UVs = append(s.UVs, a)
 	}
+	s.Colors = colorsOf(parts, tris)
 	if normals {
 		a := mesh.Attr[[3]float32]{Index: make([]int32, 0, 3*len(tris))}
 		base := make([]int32, len(parts))
@@ -168,7 +169,7 @@ func surfaceOf(f *File, h *hierarchy, parts []*part, tris []corner) *mesh.Surfac
 	if len(s.Parts) > 1 {
 		s.TriPart = triPart
 	}
-	if len(s.UVs) == 0 && s.Normals == nil && len(s.Materials) == 0 && len(s.Parts) <= 1 {
+	if len(s.UVs) == 0 && len(s.Colors) == 0 && s.Normals == nil && len(s.Materials) == 0 && len(s.Parts) <= 1 {
 		return nil
 	}
 	return s
@@ -202,4 +203,48 @@ func material(f *File, o *Object) mesh.Material {
 		}
 	}
 	return m
+}
+
+// colorsOf returns the parts' LayerElementColor sets by layer number, a
+// value per triangle corner through Attr.Index as the UV sets (whatever
+// the layer's mapping and reference); the file's RGBA values are kept as
+// they are (FBX does not say whether they are linear), and a part without
+// the set reads opaque white.
+func colorsOf(parts []*part, tris []corner) []mesh.Attr[[4]float32] {
+	n := 0
+	for _, p := range parts {
+		n = max(n, len(p.geo.Colors))
+	}
+	var out []mesh.Attr[[4]float32]
+	for k := 0; k < n; k++ {
+		a := mesh.Attr[[4]float32]{Index: make([]int32, 0, 3*len(tris))}
+		base := make([]int32, len(parts))
+		for pi, p := range parts {
+			base[pi] = int32(len(a.Values))
+			if k >= len(p.geo.Colors) {
+				a.Values = append(a.Values, [4]float32{1, 1, 1, 1})
+				continue
+			}
+			l := &p.geo.Colors[k]
+			if a.Name == "" {
+				a.Name = l.Name
+			}
+			for i := 0; i+3 < len(l.Values); i += 4 {
+				a.Values = append(a.Values, [4]float32{float32(l.Values[i]), float32(l.Values[i+1]), float32(l.Values[i+2]), float32(l.Values[i+3])})
+			}
+		}
+		for _, c := range tris {
+			p := parts[c.part]
+			for _, pv := range c.pv {
+				item := int32(0)
+				if k < len(p.geo.Colors) {
+					l := &p.geo.Colors[k]
+					item = int32(l.Item(l.element(p.geo, c.poly, pv)))
+				}
+				a.Index = append(a.Index, base[c.part]+item)
+			}
+		}
+		out = append(out, a)
+	}
+	return out
 }
