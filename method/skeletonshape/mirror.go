@@ -9,11 +9,6 @@ import (
 )
 
 const (
-	// onPlane is the distance to the mirror plane, as a fraction of the
-	// diagonal, under which a joint is taken to lie on it (a spine or
-	// tail joint): well under the half-gap between a character's legs
-	// (5–10% of the diagonal on the shared characters).
-	onPlane = 0.02
 	// pairGap is the largest distance between a joint's mirror image and
 	// its partner, as a fraction of the diagonal: a joint of the same
 	// limb on the other side, placed by a method that does not know about
@@ -41,10 +36,11 @@ type MirrorStats struct {
 }
 
 // Symmetrize returns s made symmetric about pl (d is the mesh's diagonal):
-// joints within onPlane·d of the plane are projected onto it; the others
-// are paired across the plane, closest mirror images first, when the
-// mirror image of one lies within pairGap·d of the other (a joint nearer
-// its own mirror image than any other's is projected), and each pair is
+// joints are paired across the plane, closest mirror images first, when
+// the mirror image of one lies within pairGap·d of the other — a joint
+// may pair with itself (a spine joint: its own mirror image is the
+// nearest) and is then projected onto the plane, so two legs close to
+// the plane stay two legs — and each pair is
 // replaced by the average of one and the other's mirror image, so the two
 // are exact mirror images. A joint left without a partner is removed when
 // it has two bones (a bend one limb has and the other not; its bones
@@ -63,11 +59,6 @@ func Symmetrize(s *static.Skeleton, pl Plane, d float64) (*static.Skeleton, Mirr
 	for j, p := range s.Joints {
 		side[j] = pl.Side(p)
 		partner[j] = -1
-		if math.Abs(side[j]) < onPlane*d {
-			partner[j] = j
-			out.Joints[j] = pl.Project(p)
-			st.OnPlane++
-		}
 	}
 	type cand struct {
 		a, b int
@@ -77,15 +68,15 @@ func Symmetrize(s *static.Skeleton, pl Plane, d float64) (*static.Skeleton, Mirr
 	for a := 0; a < n; a++ {
 		// A joint may be its own partner: its mirror image is then nearer
 		// than any other joint's, and it goes onto the plane.
-		if g := 2 * math.Abs(side[a]); partner[a] < 0 && g < pairGap*d {
+		if g := 2 * math.Abs(side[a]); g < pairGap*d {
 			cands = append(cands, cand{a, a, g})
 		}
-		if partner[a] >= 0 || side[a] <= 0 {
+		if side[a] <= 0 {
 			continue
 		}
 		ra := pl.Reflect(s.Joints[a])
 		for b := 0; b < n; b++ {
-			if partner[b] >= 0 || side[b] >= 0 {
+			if side[b] >= 0 {
 				continue
 			}
 			if g := ra.Dist(s.Joints[b]); g < pairGap*d {
