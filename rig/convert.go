@@ -44,3 +44,62 @@ func (c *Clip) MakeRigid(s *Skeleton) {
 		}
 	}
 }
+
+// ClipFromScaledSkinMatrices is ClipFromSkinMatrices for matrices whose
+// joints also scale (glTF scale channels, rig.Clip.Scale): each joint's
+// local linear part L_parent⁻¹·L_j is split into a rotation and a scale
+// per local axis (its columns' lengths), its translation is
+// L_parent⁻¹·(head_j − head_parent). ok is false when some local linear
+// part is not a rotation times such a scale within tol (columns not
+// orthogonal, a mirror, a collapsed axis): then no clip replays mats.
+func ClipFromScaledSkinMatrices(s *Skeleton, name string, fps float64, frames int, mats []linalg.Affine, tol float64) (c Clip, ok bool) {
+	n := s.Len()
+	c = Clip{Name: name, FPS: fps, Frames: frames,
+		Rotation:    make([]linalg.Quat, frames*n),
+		Translation: make([]linalg.Vec3, frames*n),
+		Scale:       make([]linalg.Vec3, frames*n),
+	}
+	pos := make([]linalg.Vec3, n)
+	for f := 0; f < frames; f++ {
+		for j, jt := range s.Joints {
+			m := mats[f*n+j]
+			pos[j] = m.Apply(jt.Head)
+			loc, t := m.M, pos[j]
+			if jt.Parent != NoParent {
+				pinv, inv := mats[f*n+int(jt.Parent)].M.Inverse()
+				if !inv {
+					return Clip{}, false
+				}
+				loc, t = pinv.Mul(m.M), pinv.MulVec(pos[j].Sub(pos[jt.Parent]))
+			}
+			var sc linalg.Vec3
+			rot := loc
+			for k := 0; k < 3; k++ {
+				sc[k] = loc.Col(k).Norm()
+				if !(sc[k] > tol) {
+					return Clip{}, false
+				}
+				for i := 0; i < 3; i++ {
+					rot[i][k] /= sc[k]
+				}
+			}
+			if d := rot.T().Mul(rot).Sub(linalg.Identity3()); maxAbs(d) > tol || rot.Det() < 0 {
+				return Clip{}, false
+			}
+			c.Rotation[f*n+j] = linalg.BestRotation(rot).Normalize()
+			c.Translation[f*n+j] = t
+			c.Scale[f*n+j] = sc
+		}
+	}
+	return c, true
+}
+
+func maxAbs(m linalg.Mat3) float64 {
+	v := 0.0
+	for i := range m {
+		for k := range m[i] {
+			v = max(v, m[i][k], -m[i][k])
+		}
+	}
+	return v
+}

@@ -41,6 +41,9 @@ func Write(w io.Writer, r *rig.Rig, opt format.WriteOptions) error {
 	if err := r.Validate(); err != nil {
 		return err
 	}
+	if err := r.RotationOnly(); err != nil {
+		return fmt.Errorf("fbx: %w", err)
+	}
 	version := 7400
 	switch opt.Version {
 	case "", "7.4":

@@ -233,8 +233,36 @@ func (t *truth) reproduces(mats []linalg.Affine, verts []linalg.Vec3) bool {
 
 // addClip converts the sampled skinning matrices of one clip of frames
 // frames (mats[f*J+j] for frame f, rig joint j).
+// Joints that scale (glTF scale channels, as --stretch writes them) keep
+// their scale as rig.Clip.Scale when it splits exactly into a rotation
+// and per-axis scale; otherwise the nearest rotations are kept, as for
+// rigid joints.
 func (t *truth) addClip(name string, fps float64, frames int, mats []linalg.Affine) {
+	for _, m := range mats {
+		if d := m.M.T().Mul(m.M).Sub(linalg.Identity3()); maxAbs3(d) > scaleTol {
+			if c, ok := rig.ClipFromScaledSkinMatrices(&t.skel, name, fps, frames, mats, scaleTol); ok {
+				t.clips = append(t.clips, c)
+				return
+			}
+			break
+		}
+	}
 	t.clips = append(t.clips, rig.ClipFromSkinMatrices(&t.skel, name, fps, frames, mats))
+}
+
+// scaleTol is how far from a rotation (float32 rounding of a node's
+// transforms composed down a hierarchy) a joint's matrix may be and still
+// count as unscaled.
+const scaleTol = 1e-5
+
+func maxAbs3(m linalg.Mat3) float64 {
+	v := 0.0
+	for i := range m {
+		for k := range m[i] {
+			v = max(v, abs(m[i][k]))
+		}
+	}
+	return v
 }
 
 func (t *truth) rig() (*rig.Rig, error) {

@@ -40,7 +40,26 @@ func testRigs(t *testing.T) map[string]*rig.Rig {
 	second := tube.Clips[0]
 	second.Name = "second"
 	two.Clips = []rig.Clip{tube.Clips[0], second}
-	return map[string]*rig.Rig{"tube": tube, "free": free, "static": &static, "big": big, "twoclips": &two}
+	return map[string]*rig.Rig{"tube": tube, "free": free, "static": &static, "big": big, "twoclips": &two, "stretch": stretchRig(t)}
+}
+
+// stretchRig is the tube with scale tracks (rig.Clip.Scale): the middle
+// joint squashes and stretches per axis, the root grows uniformly, so
+// children inherit both.
+func stretchRig(t *testing.T) *rig.Rig {
+	r := testrig.Tube(t, 10, linalg.Vec3{})
+	c := &r.Clips[0]
+	c.Scale = make([]linalg.Vec3, c.Frames*3)
+	for f := 0; f < c.Frames; f++ {
+		ph := 2 * math.Pi * float64(f) / float64(c.Frames)
+		c.Scale[f*3] = linalg.Vec3{1, 1, 1}.Scale(1 + 0.1*math.Sin(ph))
+		c.Scale[f*3+1] = linalg.Vec3{1 + 0.4*math.Sin(ph), 1 - 0.2*math.Sin(ph), 1 - 0.2*math.Sin(ph)}
+		c.Scale[f*3+2] = linalg.Vec3{1, 1, 1}
+	}
+	if err := r.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
 
 func freeTransforms(frames, bones int) []linalg.Affine {
@@ -89,11 +108,12 @@ func bigRig(t *testing.T) *rig.Rig {
 func replay(t *testing.T, doc *gltflib.Document, a, f int) []linalg.Vec3 {
 	t.Helper()
 	trs := make([]struct {
-		t linalg.Vec3
-		r linalg.Quat
+		t, s linalg.Vec3
+		r    linalg.Quat
 	}, len(doc.Nodes))
 	for i, n := range doc.Nodes {
 		trs[i].t = linalg.Vec3(n.TranslationOrDefault())
+		trs[i].s = linalg.Vec3(n.ScaleOrDefault())
 		r := n.RotationOrDefault()
 		trs[i].r = linalg.Quat{W: r[3], X: r[0], Y: r[1], Z: r[2]}
 	}
@@ -112,13 +132,16 @@ func replay(t *testing.T, doc *gltflib.Document, a, f int) []linalg.Vec3 {
 			case gltflib.TRSTranslation:
 				v := out.([][3]float32)[f]
 				trs[*ch.Target.Node].t = linalg.Vec3{float64(v[0]), float64(v[1]), float64(v[2])}
+			case gltflib.TRSScale:
+				v := out.([][3]float32)[f]
+				trs[*ch.Target.Node].s = linalg.Vec3{float64(v[0]), float64(v[1]), float64(v[2])}
 			}
 		}
 	}
 	global := make([]linalg.Affine, len(doc.Nodes))
 	var visit func(i int, parent linalg.Affine)
 	visit = func(i int, parent linalg.Affine) {
-		global[i] = parent.Mul(linalg.Rigid(trs[i].r, trs[i].t))
+		global[i] = parent.Mul(linalg.TRS(trs[i].t, trs[i].r, trs[i].s))
 		for _, c := range doc.Nodes[i].Children {
 			visit(c, global[i])
 		}

@@ -12,7 +12,8 @@ import (
 
 // writeClip adds one animation: LINEAR samplers sharing one time accessor,
 // a rotation channel for every joint, translation for the root and for any
-// joint whose translation ever leaves its rest offset.
+// joint whose translation ever leaves its rest offset, and scale for every
+// joint when the clip has scale tracks (rig.Clip.Scale: glTF's T·R·S).
 func writeClip(doc *gltflib.Document, s *rig.Skeleton, c *rig.Clip) error {
 	nj := s.Len()
 	times, err := clipTimes(c)
@@ -59,6 +60,14 @@ func writeClip(doc *gltflib.Document, s *rig.Skeleton, c *rig.Clip) error {
 				tr[f] = [3]float32{float32(t[0]), float32(t[1]), float32(t[2])}
 			}
 			add(j, gltflib.TRSTranslation, tr)
+		}
+		if c.Scale != nil {
+			sc := make([][3]float32, c.Frames)
+			for f := 0; f < c.Frames; f++ {
+				v := c.Scale[f*nj+j]
+				sc[f] = [3]float32{float32(v[0]), float32(v[1]), float32(v[2])}
+			}
+			add(j, gltflib.TRSScale, sc)
 		}
 	}
 	doc.Animations = append(doc.Animations, anim)

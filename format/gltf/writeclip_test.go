@@ -2,12 +2,14 @@ package gltf
 
 import (
 	"bytes"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/meshrig/meshrig/format"
 	"github.com/meshrig/meshrig/internal/testkit/testrig"
 	"github.com/meshrig/meshrig/linalg"
+	"github.com/meshrig/meshrig/metric"
 	"github.com/meshrig/meshrig/rig"
 )
 
@@ -28,6 +30,33 @@ func TestWriteRefusesRatesFloat32CannotKeep(t *testing.T) {
 			t.Errorf("%g fps: %v", c.fps, err)
 		case !c.ok && (err == nil || !strings.Contains(err.Error(), `clip "walk"`)):
 			t.Errorf("%g fps: err = %v, want a refusal naming the clip", c.fps, err)
+		}
+	}
+}
+
+// TestScaleTracksReadBack: a rig with scale tracks is written with scale
+// channels and read back with them (rig.Clip.Scale), replaying within
+// float32; a rig without them reads back without.
+func TestScaleTracksReadBack(t *testing.T) {
+	dir := t.TempDir()
+	for name, r := range map[string]*rig.Rig{"stretch": stretchRig(t), "tube": testrig.Tube(t, 10, linalg.Vec3{})} {
+		p := filepath.Join(dir, name+".glb")
+		if err := format.WriteFile(p, r, format.WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		sc, err := format.ReadScene(p, format.SceneOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := sc.Rig.HasScale(), r.HasScale(); got != want {
+			t.Fatalf("%s: read back with scale tracks %v, written %v", name, got, want)
+		}
+		rep, err := metric.Compare(testrig.Play(t, r), sc.Rig)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.MaxPercent > 1e-3 {
+			t.Errorf("%s: read back off by Max%% %.3g", name, rep.MaxPercent)
 		}
 	}
 }
