@@ -14,6 +14,7 @@ import (
 	"github.com/meshrig/meshrig/internal/safefile"
 	"github.com/meshrig/meshrig/method"
 	"github.com/meshrig/meshrig/method/registry"
+	"github.com/meshrig/meshrig/method/stretch"
 	"github.com/meshrig/meshrig/metric"
 	"github.com/meshrig/meshrig/rig"
 	"github.com/meshrig/meshrig/seq"
@@ -35,6 +36,7 @@ type rigOptions struct {
 	lloyd      int
 	areaVotes  bool
 	splitClips bool
+	stretch    bool
 	load       loadFlags
 	given      givenFlags // rig only: --skeleton FILE, --rig, --helpers, --mask
 }
@@ -71,6 +73,7 @@ Yuksel 2007: fast, rigid face clusters, --bones or --tolerance) and spectral
 	f.StringVar(&o.report, "report", "", "write the JSON report to this file (- for standard output)")
 	f.StringVar(&o.collada, "collada", "", "Collada version for .dae output (default 1.4.1)")
 	f.BoolVar(&o.splitClips, "split-clips", false, "write one file per clip, OUT-CLIP.ext, each with the same skeleton and weights (Blender's Collada importer merges a file's clips into one action)")
+	f.BoolVar(&o.stretch, "stretch", false, "add squash and stretch: a scale per joint and frame (glTF scale channels; .glb/.gltf only), rotations fitted again around it")
 	o.addFlags(f)
 	o.given.add(f)
 	f.Lookup("skeleton").Usage = "tree (a joint hierarchy), none (free bones, no joints), or a skeleton FILE (glTF, Collada, FBX, libigl .tgf) whose joints are kept: weights and motion are solved for it"
@@ -174,6 +177,9 @@ func runRig(cmd *cobra.Command, g *globals, o *rigOptions, args []string) error 
 	if err := firstErr(o.check(), o.checkGiven(), o.load.check()); err != nil {
 		return err
 	}
+	if ext := strings.ToLower(filepath.Ext(o.out)); o.stretch && ext != ".glb" && ext != ".gltf" {
+		return fmt.Errorf("--stretch -o %s: %w", o.out, rig.ErrScaleTracks)
+	}
 	var plan safefile.Plan
 	defer plan.Abort()
 	plan.Read(args...)
@@ -213,6 +219,9 @@ func runRig(cmd *cobra.Command, g *globals, o *rigOptions, args []string) error 
 		r, name, err = rigGiven(ctx, g, o, &plan, in.Sequence)
 	} else {
 		r, name, err = rigWith(ctx, g, o, in.Sequence)
+	}
+	if err == nil && o.stretch {
+		r, err = stretch.Fit(ctx, r, in.Sequence, stretch.Options{MaxInfluences: o.maxInf, Progress: func(_ string, done, total int) { g.logf("stretch: round %d of %d", done, total) }})
 	}
 	if err != nil {
 		return err

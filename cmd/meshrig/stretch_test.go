@@ -1,0 +1,100 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/meshrig/meshrig/format"
+	"github.com/meshrig/meshrig/internal/shareddata"
+	"github.com/meshrig/meshrig/internal/testkit/testrig"
+	"github.com/meshrig/meshrig/linalg"
+	"github.com/meshrig/meshrig/metric"
+)
+
+// rigReport runs meshrig rig with args and a JSON report, and returns the
+// report's RMSE% and the rig written.
+func rigRMSE(t *testing.T, args ...string) (float64, string) {
+	t.Helper()
+	dir := t.TempDir()
+	out, rep := filepath.Join(dir, "out.glb"), filepath.Join(dir, "r.json")
+	if text, err := run(t, append([]string{"rig", "-o", out, "--report", rep}, args...)...); err != nil {
+		t.Fatalf("%v\n%s", err, text)
+	}
+	var r struct {
+		RMSE float64 `json:"rmse_percent"`
+	}
+	b, err := os.ReadFile(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, &r); err != nil {
+		t.Fatal(err)
+	}
+	return r.RMSE, out
+}
+
+// TestStretchSquashingTube: a tube whose middle bone squashes and
+// stretches along its axis (a scale track): --stretch fits it no worse
+// than rotation-only bones, and the .glb written, read back, replays it
+// as the report says. (From ledeng's 3-bone skeleton, whose joints are
+// not the tube's, it gains little: 1.59 → 1.56 RMSE%.)
+func TestStretchSquashingTube(t *testing.T) {
+	r := testrig.Tube(t, 24, linalg.Vec3{})
+	c := &r.Clips[0]
+	c.Scale = make([]linalg.Vec3, c.Frames*3)
+	for f := 0; f < c.Frames; f++ {
+		s := 1 + 0.35*math.Sin(2*math.Pi*float64(f)/float64(c.Frames))
+		c.Scale[f*3], c.Scale[f*3+1], c.Scale[f*3+2] = linalg.Vec3{1, 1, 1}, linalg.Vec3{s, 1, 1}, linalg.Vec3{1, 1, 1}
+	}
+	in := filepath.Join(t.TempDir(), "squash.glb")
+	if err := format.WriteFile(in, r, format.WriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	rigid, _ := rigRMSE(t, in, "--bones", "3")
+	stretch, out := rigRMSE(t, in, "--bones", "3", "--stretch")
+	t.Logf("RMSE%%: rotation-only %.4f, --stretch %.4f", rigid, stretch)
+	if !(stretch <= rigid) {
+		t.Errorf("RMSE%%: --stretch %.4f above rotation-only %.4f", stretch, rigid)
+	}
+	// What was written is what was measured: read back, it has scale tracks.
+	sc, err := format.ReadScene(out, format.SceneOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sc.Rig.HasScale() {
+		t.Error("the --stretch rig read back has no scale tracks")
+	}
+	want, err := format.ReadScene(in, format.SceneOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := metric.Compare(want.Sequence, sc.Rig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := math.Abs(back.RMSEPercent - stretch); d > 1e-3 {
+		t.Errorf("the .glb read back replays at RMSE%% %.5f, the rig reported %.5f", back.RMSEPercent, stretch)
+	}
+	// Formats without scale refuse the rig rather than drop its tracks.
+	if _, err := run(t, "rig", in, "--bones", "3", "--stretch", "-o", filepath.Join(t.TempDir(), "x.dae")); err == nil {
+		t.Error("a --stretch rig was written to Collada")
+	}
+}
+
+// TestStretchCow: issue 16's elastic target, the cow at 11 bones with
+// --stretch against Dem Bones' 1.176 RMSE% (free rigid bones).
+func TestStretchCow(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the cow at 11 bones with --stretch takes a minute on a busy machine")
+	}
+	cow := shareddata.Path(t, "sequences/cow")
+	got, _ := rigRMSE(t, cow, "--bones", "11", "--stretch")
+	t.Logf("cow, 11 bones, --stretch: RMSE%% %.4f (Dem Bones 1.176)", got)
+	// Rotation-only gives 1.52 here; what --stretch reaches today is 1.30.
+	if got > 1.35 {
+		t.Errorf("RMSE%% %.4f, want ≤ 1.35 (rotation-only 1.52; Dem Bones 1.176)", got)
+	}
+}
