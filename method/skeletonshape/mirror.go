@@ -233,7 +233,92 @@ func Symmetrize(s *static.Skeleton, pl Plane, d float64) (*static.Skeleton, Mirr
 			}
 		}
 	}
+	if st.Left == 0 {
+		mirrorTopology(out, partner)
+	}
 	return out, st
+}
+
+// mirrorTopology gives a tree s the mirror image of every bone where it
+// can (partner[j] is j's mirror joint, j itself on the plane): bones and
+// their mirror images are taken together — those the two sides already
+// agree on first, then the shorter — into a spanning tree, a pair only
+// when both fit without a loop; if that leaves the tree in pieces, the
+// first bones that join them are added alone. A graph with loops (a
+// torus) is left as it is.
+func mirrorTopology(s *static.Skeleton, partner []int) {
+	n := len(s.Joints)
+	if len(s.Edges) != n-1 || len(partner) != n {
+		return
+	}
+	key := func(a, b int) [2]int { return [2]int{min(a, b), max(a, b)} }
+	have := map[[2]int]bool{}
+	for _, e := range s.Edges {
+		have[key(e[0], e[1])] = true
+	}
+	type group struct {
+		a, b   [2]int
+		agreed bool
+		length float64
+	}
+	seen := map[[2]int]bool{}
+	var groups []group
+	for _, e := range s.Edges {
+		a := key(e[0], e[1])
+		b := key(partner[e[0]], partner[e[1]])
+		if seen[a] || b[0] == b[1] {
+			continue
+		}
+		seen[a], seen[b] = true, true
+		groups = append(groups, group{a, b, have[b], s.Joints[e[0]].Dist(s.Joints[e[1]])})
+	}
+	sort.SliceStable(groups, func(i, k int) bool {
+		if groups[i].agreed != groups[k].agreed {
+			return groups[i].agreed
+		}
+		return groups[i].length < groups[k].length
+	})
+	comp := make([]int, n)
+	for j := range comp {
+		comp[j] = j
+	}
+	var find func(int) int
+	find = func(j int) int {
+		for comp[j] != j {
+			comp[j] = comp[comp[j]]
+			j = comp[j]
+		}
+		return j
+	}
+	var edges [][2]int
+	var skipped [][2]int
+	for _, g := range groups {
+		c1, c2 := find(g.a[0]), find(g.a[1])
+		if g.a == g.b {
+			if c1 != c2 {
+				comp[c1] = c2
+				edges = append(edges, g.a)
+			}
+			continue
+		}
+		c3, c4 := find(g.b[0]), find(g.b[1])
+		if c1 == c2 || c3 == c4 || key(c1, c2) == key(c3, c4) {
+			skipped = append(skipped, g.a, g.b)
+			continue
+		}
+		comp[c1] = c2
+		comp[find(c3)] = find(c4)
+		edges = append(edges, g.a, g.b)
+	}
+	for _, e := range skipped {
+		if a, b := find(e[0]), find(e[1]); a != b {
+			comp[a] = b
+			edges = append(edges, e)
+		}
+	}
+	if len(edges) == n-1 {
+		s.Edges = edges
+	}
 }
 
 // MirrorResidual returns the largest distance from a joint's mirror image
