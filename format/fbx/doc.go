@@ -35,13 +35,16 @@
 // check that Autodesk's FBX SDK (through FBX2glTF), assimp and Blender read
 // it and play it within RMSE% 1e-5 of d.
 //
-// Not read: ASCII FBX, blend shapes, constraints, layered animation's
+// ASCII FBX 7.x is read too (DecodeASCII gives the same node tree as the
+// binary decoder, each value with the binary form's type).
+//
+// Not read: blend shapes, constraints, layered animation's
 // weights and blend modes (the first layer to animate a property wins),
 // InheritType RrSs as distinct from RSrs (the same without non-uniform
 // scale), units and axes (coordinates stay as the file has them).
 //
 // Errors on malformed files are *format.ParseError with the byte offset of
-// the record or property at fault; ASCII FBX and versions other than 7.x are
-// refused with format.ErrUnsupported. Importing the package registers
+// the record or property at fault (the line and column in an ASCII file);
+// versions other than 7.x are refused with format.ErrUnsupported. Importing the package registers
 // ".fbx" with package format (Mesh, Scene and Write).
 package fbx

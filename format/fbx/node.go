@@ -105,15 +105,16 @@ type decoder struct {
 // Decode parses the node records of a binary FBX file. Every offset and
 // length is checked against len(data) before anything is allocated; an
 // error is a *format.ParseError with the byte offset of the problem
-// (wrapping format.ErrTruncated when the data ends early). ASCII FBX is
-// refused with format.ErrUnsupported.
+// (wrapping format.ErrTruncated when the data ends early). ASCII FBX
+// (a text file starting with "; FBX" or FBXHeaderExtension) goes to
+// DecodeASCII.
 func Decode(data []byte) (*Document, error) {
 	if k := min(len(data), len(Magic)); len(data) < headerLen && string(data[:k]) == Magic[:k] {
 		return nil, errAt(int64(len(data)), "FBX header: %w", format.ErrTruncated)
 	}
 	if !bytes.HasPrefix(data, []byte(Magic)) {
 		if looksASCII(data) {
-			return nil, errAt(0, "ASCII FBX: %w (meshrig reads binary FBX 7.x; re-export as binary)", format.ErrUnsupported)
+			return DecodeASCII(data)
 		}
 		return nil, errAt(0, "not a binary FBX file (no %q header)", Magic[:18])
 	}

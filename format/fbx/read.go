@@ -19,7 +19,7 @@ func init() {
 	format.Register(format.Format{Name: "fbx", Exts: []string{".fbx"}, Mesh: Read, Scene: ReadScene, Write: Write})
 }
 
-// Read reads the rest mesh of a binary FBX file (format.Format.Mesh, so a
+// Read reads the rest mesh of an FBX file (format.Format.Mesh, so a
 // file such as Bone_Geom.fbx can be --rest for a cache): every mesh model
 // joined, in file order, in its bind pose (see ReadScene).
 func Read(r io.Reader) (*mesh.Mesh, error) {
@@ -37,13 +37,18 @@ func Read(r io.Reader) (*mesh.Mesh, error) {
 	return s.rest, nil
 }
 
-// ReadFile decodes a binary FBX file and builds its object model.
+// ReadFile decodes a binary or ASCII FBX file and builds its object
+// model. Errors in an ASCII file name its line and column.
 func ReadFile(data []byte) (*File, error) {
 	doc, err := Decode(data)
 	if err != nil {
 		return nil, err
 	}
-	return NewFile(doc)
+	f, err := NewFile(doc)
+	if err != nil && !bytes.HasPrefix(data, []byte(Magic)) {
+		return nil, asciiLines(data, err)
+	}
+	return f, err
 }
 
 // readAll reads a regular file of at most maxFile bytes from fsys.
@@ -83,8 +88,17 @@ type sceneData struct {
 	stacks []*anim
 }
 
-// load builds the meshes, their skins and the animation stacks.
+// load builds the meshes, their skins and the animation stacks; errors
+// in an ASCII file name its line.
 func load(data []byte) (*sceneData, error) {
+	s, err := loadDoc(data)
+	if err != nil && !bytes.HasPrefix(data, []byte(Magic)) {
+		return nil, asciiLines(data, err)
+	}
+	return s, err
+}
+
+func loadDoc(data []byte) (*sceneData, error) {
 	f, err := ReadFile(data)
 	if err != nil {
 		return nil, err

@@ -2,7 +2,6 @@ package fbx
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -171,15 +170,6 @@ func TestRealSurface(t *testing.T) {
 		t.Errorf("mean cosine of file and face normals %v", cos)
 	}
 	t.Logf("mean cosine of file and face normals %.4f", cos)
-}
-
-// TestRealASCII: Bone_PartiallySkinned.fbx is ASCII FBX, refused as such.
-func TestRealASCII(t *testing.T) {
-	path := shareddata.Path(t, "dembones/Bone_PartiallySkinned.fbx")
-	_, err := format.ReadScene(path, format.SceneOptions{})
-	if !errors.Is(err, format.ErrUnsupported) {
-		t.Fatalf("ASCII FBX: %v", err)
-	}
 }
 
 // TestRealTruncated: Decomposition_05.fbx cut at 97 points and with a

@@ -21,7 +21,7 @@ const maxSampleBytes = 1.5 * (1 << 30)
 // forged key time cannot make a small file sample for long.
 const maxFrames = 1 << 20
 
-// ReadScene reads the binary FBX file name from fsys.
+// ReadScene reads the FBX file name (binary, or ASCII 7.x) from fsys.
 //
 // Scene.Mesh joins every mesh model's geometry in file order, its control
 // points in file order (so vertex order is kept) placed in the bind pose:
@@ -60,8 +60,9 @@ const maxFrames = 1 << 20
 // Scene.Skeleton and Scene.SkeletonClips instead: the same joints, heads
 // and per-clip motion, without weights.
 //
-// Errors: a malformed file is a *format.ParseError with the byte offset;
-// ASCII FBX and other versions than 7.x are format.ErrUnsupported; a
+// Errors: a malformed file is a *format.ParseError with the byte offset
+// (line and column for ASCII); versions other than 7.x are
+// format.ErrUnsupported; a
 // truncated file wraps format.ErrTruncated. Sizes are checked against the
 // file before anything is allocated, and sampling more than 1.5 GiB is
 // refused before it starts.
