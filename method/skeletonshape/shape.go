@@ -26,14 +26,14 @@ type Options struct {
 }
 
 // Shape makes a method's curve skeleton s of m one an animator would
-// keep, in this order: symmetric about m's mirror plane when m has one
-// (MirrorPlane, Plane.Residual ≤ SymmetricResidual; Symmetrize), rooted
-// at the torso (TorsoRoot, on the plane when there is one), and no joint
-// with more than three children (SplitStars); detail branches are folded
-// first (FoldDetail) unless opt.Detail, and the joint count set last when
-// opt.Joints asks (SetJoints). s is not changed; the
-// result is in m's units, valid (static.Skeleton.Validate). Notes say
-// what was found and done.
+// keep, in this order: detail branches folded (FoldDetail) unless
+// opt.Detail; symmetric about m's mirror plane when m has one
+// (MirrorPlane, Plane.Residual ≤ SymmetricResidual; Symmetrize) unless
+// opt.NoSymmetry; rooted at the torso (TorsoRoot, on the plane when there
+// is one); no joint with more than three children (SplitStars); and
+// opt.Joints joints when it asks (SetJoints). Joints are kept inside m's
+// bounding box. s is not changed; the result is in m's units and valid
+// (static.Skeleton.Validate). Notes say what was found and done.
 func Shape(ctx context.Context, m *mesh.Mesh, s *static.Skeleton, opt Options) (*static.Skeleton, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
