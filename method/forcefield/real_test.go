@@ -68,9 +68,11 @@ func TestStaticMeshes(t *testing.T) {
 // TestJointError measures the skeleton against ground-truth joints
 // (symmetric chamfer distance in % of the bounding-box diagonal): the
 // libigl rigs' TGF skeletons and the glTF characters' own skins in bind
-// pose. Issue 6 asks for at most 5% on each; the bounds are the measured
-// errors with a little margin, 5 itself where less is left (elephant
-// 4.76, wolf 2.99, arm 4.91, CesiumMan 2.44, Fox 3.61, RiggedSimple 4.97;
+// pose. Issue 6 asks for at most 5% on each (issue 18: 4, not met by the
+// elephant and the arm); the bounds are the measured errors with a little
+// margin, 5 itself where less is left (with the skeletonshape step:
+// elephant 4.37, wolf 2.99, arm 4.91, CesiumMan 2.44, Fox 3.26,
+// RiggedSimple 4.94; before it 4.76, 2.99, 4.91, 2.44, 3.25, 4.97;
 // before the plates, tips, exits, bends and welded parts: 12.0, 3.28,
 // 5.24, 3.20, 5.51, 9.08; the arm was 5.13 before the fingers thinner
 // than a voxel were pruned). What remains is mostly detail the artists
@@ -90,8 +92,8 @@ func TestJointError(t *testing.T) {
 		name  string
 		bound float64
 	}{
-		{"elephant", 5}, {"wolf", 3.3}, {"arm", 5},
-		{"CesiumMan.glb", 2.7}, {"Fox.glb", 4}, {"RiggedSimple.glb", 5},
+		{"elephant", 4.6}, {"wolf", 3.3}, {"arm", 5},
+		{"CesiumMan.glb", 2.7}, {"Fox.glb", 3.5}, {"RiggedSimple.glb", 5},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m, truth := groundtruth.Joints(t, c.name)
