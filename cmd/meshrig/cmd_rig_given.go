@@ -47,7 +47,7 @@ func (o *givenFlags) add(f *pflag.FlagSet) {
 	f.IntVar(&o.helpers, "helpers", 0, "with --rig BODY: add this many helper joints where the body rig misses the animation, keeping the locked joints' animation")
 	f.StringVar(&o.lock, "lock", "all", "with --rig: the joints whose animation is kept bit for bit, comma-separated names, or all (with --helpers); without --helpers the other joints' tracks and the weights are refitted (Dem Bones' demLock)")
 	f.BoolVar(&o.helperTranslate, "helper-translate", false, "with --helpers: helper joints translate (slide) as well as turn; with --lock alone, the unlocked joints do")
-	f.StringVar(&o.mask, "mask", "", "with --rig: solve weights only where this mask is not 0: vertex-colour (the rest mesh's first colour set, mean of R, G, B) or a file of one value per vertex per line")
+	f.StringVar(&o.mask, "mask", "", "with --rig: solve weights only where this mask is not 0 (any value above 0 re-solves the vertex fully): vertex-colour (the rest mesh's first colour set, mean of R, G, B), vertex-colour-inverse (1 − that mean: Dem Bones' convention, white keeps) or a file of one value per vertex per line")
 }
 
 // skeletonFile is --skeleton's value when it names a file.
@@ -270,22 +270,35 @@ func lockJoints(file string, sk *rig.Skeleton, list string) ([]rig.JointID, erro
 }
 
 // readMask reads --mask: vertex-colour (the rig's rest mesh's first
-// colour set) or a file of one value per vertex per line.
+// colour set, mean of R, G, B), vertex-colour-inverse (1 − that mean, so
+// white keeps: Dem Bones' per-vertex colour lock, where it blends grey
+// vertices' old and new weights; refit re-solves every vertex not 0 fully)
+// or a file of one value per vertex per line.
 func readMask(spec string, r *rig.Rig) ([]float64, error) {
 	n := len(r.Mesh.Verts)
-	if spec == "vertex-colour" || spec == "vertex-color" {
+	lower := strings.ReplaceAll(spec, "color", "colour")
+	if lower == "vertex-colour" || lower == "vertex-colour-inverse" {
+		// Inverse reads Dem Bones' convention: white keeps, darker solves.
+		inverse := lower == "vertex-colour-inverse"
+		value := func(v [4]float32) float64 {
+			m := (float64(v[0]) + float64(v[1]) + float64(v[2])) / 3
+			if inverse {
+				return max(0, 1-m)
+			}
+			return m
+		}
 		sf := r.Mesh.Surface
 		if sf == nil || len(sf.Colors) == 0 {
-			return nil, fmt.Errorf("--mask vertex-colour: the rig's mesh has no vertex colours (give a file of per-vertex values)")
+			return nil, fmt.Errorf("--mask %s: the rig's mesh has no vertex colours (give a file of per-vertex values)", spec)
 		}
 		c := sf.Colors[0]
 		mask := make([]float64, n)
 		if c.Index == nil {
 			if len(c.Values) != n {
-				return nil, fmt.Errorf("--mask vertex-colour: %d colours for %d vertices", len(c.Values), n)
+				return nil, fmt.Errorf("--mask %s: %d colours for %d vertices", spec, len(c.Values), n)
 			}
 			for i, v := range c.Values {
-				mask[i] = (float64(v[0]) + float64(v[1]) + float64(v[2])) / 3
+				mask[i] = value(v)
 			}
 			return mask, nil
 		}
@@ -293,8 +306,7 @@ func readMask(spec string, r *rig.Rig) ([]float64, error) {
 		for k, vi := range c.Index {
 			if t := k / 3; t < len(r.Mesh.Tris) {
 				i := r.Mesh.Tris[t][k%3]
-				v := c.Values[vi]
-				mask[i] = max(mask[i], (float64(v[0])+float64(v[1])+float64(v[2]))/3)
+				mask[i] = max(mask[i], value(c.Values[vi]))
 			}
 		}
 		return mask, nil
