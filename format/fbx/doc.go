@@ -1,4 +1,4 @@
-// Package fbx reads binary FBX 7.x files (7.0–7.7; from 7.5 on with 64-bit
+// Package fbx reads binary (and ASCII) FBX 7.x files (7.0–7.7; from 7.5 on with 64-bit
 // record offsets), as Autodesk's FBX SDK, Maya and Blender write them.
 //
 // It has three layers, each usable alone:
