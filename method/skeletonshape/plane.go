@@ -49,9 +49,9 @@ const (
 	// that are symmetric measure 0.35–0.57 (CesiumMan, wolf, Fox,
 	// elephant, camel, cow, knight), 1.2–1.4 when posed a little
 	// (armadillo, lion, fertility); the horse, whose head is turned to
-	// one side and whose best plane is tilted 4.5° by it, 3.9, and the
-	// arm, which has none, 3.2. Generated characters: 0.3–0.5 for the
-	// symmetric ones, 1.9 and more for the hand. See TestSharedPlanes.
+	// one side, 3.5, and the arm, which has none, 3.2. Generated
+	// characters: 0.3–0.4 for the biped, quadruped and snake, 2.5 and
+	// more for the hand. See TestSharedPlanes, TestGeneratedPlanes.
 	SymmetricResidual = 1.5
 )
 
