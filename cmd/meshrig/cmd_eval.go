@@ -167,6 +167,15 @@ func truthJoints(path string, plan *safefile.Plan) ([]linalg.Vec3, error) {
 	if plan != nil {
 		plan.Read(ts.Files...)
 	}
+	if ts.Rig == nil && ts.Skeleton != nil && ts.Skeleton.Len() > 0 {
+		// A skeleton without a skin: every joint counts, none is known
+		// not to deform.
+		heads := make([]linalg.Vec3, ts.Skeleton.Len())
+		for j, jt := range ts.Skeleton.Joints {
+			heads[j] = jt.Head
+		}
+		return heads, nil
+	}
 	if ts.Rig == nil {
 		return nil, fmt.Errorf("--truth %s holds no skeleton", path)
 	}

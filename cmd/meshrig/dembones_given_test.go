@@ -3,6 +3,7 @@ package main
 import (
 	"math"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/meshrig/meshrig/format"
@@ -45,6 +46,11 @@ func TestDemBonesSolveWeights(t *testing.T) {
 		if g.Name != jt.Name || g.Parent != jt.Parent || g.Head.Dist(jt.Head) > 1e-9 {
 			t.Errorf("joint %d: %q under %d at %v, the file's %q under %d at %v", j, g.Name, g.Parent, g.Head, jt.Name, jt.Parent, jt.Head)
 		}
+	}
+	// The unskinned file is a --truth too: every joint is where it was.
+	text, err := run(t, "eval", out, abc, "--truth", trans)
+	if err != nil || !strings.Contains(text, "joint error%  0.0000") {
+		t.Errorf("eval --truth Bone_Trans.fbx: %v\n%s", err, text)
 	}
 	t.Logf("RMSE%% %.4f, Dem Bones' SolvedWeights.fbx %.4f", ours, theirs)
 }
