@@ -262,3 +262,18 @@ func FuzzDecodeASCII(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkDecodeASCII decodes Bone_PartiallySkinned.fbx (ASCII, 646 KB of
+// text) — MB/s of file.
+func BenchmarkDecodeASCII(b *testing.B) {
+	data, err := os.ReadFile(shareddata.Path(b, "dembones/Bone_PartiallySkinned.fbx"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := Decode(data); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
