@@ -123,7 +123,11 @@ func rigGiven(ctx context.Context, g *globals, o *rigOptions, plan *safefile.Pla
 		}
 		if gf.fitSkeleton {
 			g.logf("note: %s mapped onto the mesh: scale %.6g, shift (%.6g, %.6g, %.6g)", path, pl.Scale, pl.Shift[0], pl.Shift[1], pl.Shift[2])
-			// The file's motion is in its own scale and place.
+		}
+		if solve != refit.Weights || gf.fitSkeleton {
+			// --skeleton gives joints only: the motion is solved from
+			// scratch unless --solve weights keeps the file's (which a
+			// mapped skeleton cannot: it is in the file's scale and place).
 			clips = nil
 		}
 		start, from = &rig.Rig{Mesh: s.Rest, Skeleton: placed, Clips: clips}, path
