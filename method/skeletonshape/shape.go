@@ -21,6 +21,9 @@ type Options struct {
 	// Detail keeps detail branches (ears, horns, bumps) that FoldDetail
 	// would fold into their parent.
 	Detail bool
+	// Up is the mesh's up direction, for Name (which limbs are legs);
+	// zero means +Y, glTF's up.
+	Up linalg.Vec3
 	// Notes may be nil.
 	Notes method.Notes
 }
@@ -31,7 +34,8 @@ type Options struct {
 // (MirrorPlane, Plane.Residual ≤ SymmetricResidual; Symmetrize) unless
 // opt.NoSymmetry; rooted at the torso (TorsoRoot, on the plane when there
 // is one); no joint with more than three children (SplitStars); and
-// opt.Joints joints when it asks (SetJoints). Joints are kept inside m's
+// opt.Joints joints when it asks (SetJoints); on a symmetric skeleton
+// with a biped or quadruped layout, the joints are named (Name). Joints are kept inside m's
 // bounding box. s is not changed; the result is in m's units and valid
 // (static.Skeleton.Validate). Notes say what was found and done.
 func Shape(ctx context.Context, m *mesh.Mesh, s *static.Skeleton, opt Options) (*static.Skeleton, error) {
@@ -88,6 +92,16 @@ func Shape(ctx context.Context, m *mesh.Mesh, s *static.Skeleton, opt Options) (
 		before := len(out.Joints)
 		if got := SetJoints(out, opt.Joints, plane, d); got != before {
 			opt.Notes.Add(fmt.Sprintf("shape: %d joints brought to %d as asked", before, got))
+		}
+	}
+	if plane != nil {
+		up := opt.Up
+		if up == (linalg.Vec3{}) {
+			up = linalg.Vec3{0, 1, 0}
+		}
+		if layout, names := Name(out, *plane, up.Unit(), d); names != nil {
+			out.Names = names
+			opt.Notes.Add(fmt.Sprintf("shape: a %s layout: joints named (hips, spine, chest, neck, head, limbs .L/.R)", layout))
 		}
 	}
 	// Projections and splits can step a hair outside a flat mesh's box;

@@ -10,7 +10,8 @@ import (
 // Rig turns the skeleton and a skin of m (joint indices into s.Joints, as
 // method/skinweights returns) into a rig with no clips: the hierarchy is
 // s.Tree() reordered so parents precede children (root first), joints
-// are named "joint<new index>" with the root "root", and the skin's joint
+// are named "joint<new index>" with the root "root" — or by s.Names where
+// it names them (a name already taken is skipped) — and the skin's joint
 // indices follow the reordering. It fails on an invalid skeleton or a
 // skin that does not fit m or s.
 func (s *Skeleton) Rig(m *mesh.Mesh, skin rig.Skin) (*rig.Rig, error) {
@@ -36,6 +37,18 @@ func (s *Skeleton) Rig(m *mesh.Mesh, skin rig.Skin) (*rig.Rig, error) {
 		sk.Joints[j].Name = fmt.Sprintf("joint%d", j)
 	}
 	sk.Joints[0].Name = "root"
+	if s.Names != nil {
+		used := map[string]bool{}
+		for _, jt := range sk.Joints {
+			used[jt.Name] = true
+		}
+		for j, name := range s.Names {
+			if name != "" && !used[name] {
+				used[name] = true
+				sk.Joints[perm[j]].Name = name
+			}
+		}
+	}
 	out := make(rig.Skin, len(skin))
 	for i, in := range skin {
 		for k := range in.Joint {

@@ -66,3 +66,32 @@ func TestRig(t *testing.T) {
 		t.Error("a skin naming joint 7 of 5 accepted")
 	}
 }
+
+// TestRigNames: Names follow their joints through the reordering; an
+// unnamed joint keeps "joint<i>", a name given twice is used once, and a
+// wrong count is refused.
+func TestRigNames(t *testing.T) {
+	s := &Skeleton{
+		Joints: []linalg.Vec3{{1, 0, 0}, {2, 0, 0}, {0, 0, 0}},
+		Edges:  [][2]int{{2, 0}, {0, 1}},
+		Root:   2,
+		Names:  []string{"thigh.L", "thigh.L", "hips"},
+	}
+	m, err := mesh.New([]linalg.Vec3{{2, 0.1, 0}, {0, 2, 0.1}, {0.1, 0, 0}}, [][]int{{0, 1, 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	skin := rig.Skin{{Joint: [4]rig.JointID{1}, Weight: [4]float64{1}}, {Joint: [4]rig.JointID{0}, Weight: [4]float64{1}}, {Joint: [4]rig.JointID{2}, Weight: [4]float64{1}}}
+	r, err := s.Rig(m, skin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := []string{r.Skeleton.Joints[0].Name, r.Skeleton.Joints[1].Name, r.Skeleton.Joints[2].Name}
+	if got[0] != "hips" || got[1] != "thigh.L" || got[2] != "joint2" {
+		t.Errorf("names %q, want hips, thigh.L, joint2", got)
+	}
+	s.Names = s.Names[:2]
+	if err := s.Validate(); err == nil {
+		t.Error("2 names for 3 joints accepted")
+	}
+}

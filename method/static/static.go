@@ -17,6 +17,10 @@ type Skeleton struct {
 	Joints []linalg.Vec3
 	Edges  [][2]int
 	Root   int
+	// Names, when not nil, names the joints (one per joint; "" leaves a
+	// joint unnamed): a layout's convention (hips, spine, upper_arm.L, …)
+	// that Rig uses in place of "joint<i>".
+	Names []string
 }
 
 // Validate checks indices and that the graph is connected.
@@ -32,6 +36,9 @@ func (s *Skeleton) Validate() error {
 		if e[0] < 0 || e[1] < 0 || e[0] >= n || e[1] >= n || e[0] == e[1] {
 			return fmt.Errorf("edge %d (%d–%d) is invalid for %d joints", k, e[0], e[1], n)
 		}
+	}
+	if s.Names != nil && len(s.Names) != n {
+		return fmt.Errorf("%d names for %d joints", len(s.Names), n)
 	}
 	parent, _ := s.Tree()
 	for j, p := range parent {
