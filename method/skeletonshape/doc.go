@@ -4,8 +4,9 @@
 // mirror plane (MirrorPlane) and the skeleton made symmetric about it
 // (Symmetrize, MirrorResidual to measure it), detail branches folded into
 // their parent (FoldDetail), the root moved to the torso (TorsoRoot),
-// star joints split into short chains (SplitStars) and a joint count
-// honoured (SetJoints). Shape runs them in that order. It sits between
+// star joints split into short chains (SplitStars), a joint count
+// honoured (SetJoints) and the joints of a biped or quadruped named
+// (Name). Shape runs them in that order. It sits between
 // the methods and method/static: it takes and returns a static.Skeleton
 // in the mesh's units; the methods call it unless their Options.Raw.
 //
