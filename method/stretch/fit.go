@@ -61,8 +61,12 @@ const minScale = 1e-2
 // A⁻¹·z_i (exact when A is a scaled rotation; otherwise a step the error
 // test below judges). Both need only Σ z·aᵀ and Σ a·aᵀ. Descendants keep
 // their scales and, as near as a rotation can, their global linear part,
-// so a limb does not swing with its parent's fit. A step that raises the
-// frame's error is undone, so the result never fits worse than r.
+// so a limb does not swing with its parent's fit. The last sweep of a
+// pass is followed by joint-wide Levenberg–Marquardt steps (polish.go,
+// per-axis only), which move a parent's scale and its child together.
+// Between passes the weights are solved again (weights.go). A step that
+// raises the frame's error is undone, so the result never fits worse
+// than r.
 func Fit(ctx context.Context, r *rig.Rig, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 	rounds := opt.Rounds
 	if rounds == 0 {
@@ -141,17 +145,27 @@ func sweeps(ctx context.Context, r *rig.Rig, s *seq.Sequence, frames []frameRef,
 			for g := lo; g < hi; g++ {
 				c, f := frames[g].clip, frames[g].frame
 				cl := &out.Clips[c]
-				fr.sweep(frameState{
+				st := frameState{
 					rot:   cl.Rotation[f*nj : (f+1)*nj],
 					trans: cl.Translation[f*nj : (f+1)*nj],
 					scale: cl.Scale[f*nj : (f+1)*nj],
-				}, s.Frame(g), sc)
+				}
+				fr.sweep(st, s.Frame(g), sc)
+				if !opt.Uniform && round == rounds-1 {
+					fr.polish(st, s.Frame(g), sc, polishIters)
+				}
 			}
 		})
 		opt.Progress.Report("stretch", done+round+1, steps)
 	}
 	return nil
 }
+
+// polishIters is how many joint-wide Levenberg–Marquardt steps follow
+// the last sweep of each pass (polish): the cow at 11 bones goes from
+// 1.30 RMSE% (sweeps alone) to 1.06 with them after every sweep, at
+// four times the time, so they run once per pass.
+const polishIters = 10
 
 type frameRef struct{ clip, frame int }
 

@@ -25,10 +25,11 @@ func squashTube(t *testing.T) *rig.Rig {
 }
 
 // TestFitRecoversSquash: from the tube's rotation-only clip (scale tracks
-// dropped), Fit recovers most of the squash. Not all: the joint-by-joint
-// descent stalls where the squashing joint's scale and its child's share
-// the child's head (0.48 RMSE% left of 7.3; the true scales fit exactly,
-// TestFitKeepsTruth).
+// dropped), Fit recovers most of the squash: 7.30 → 0.18 RMSE% at the
+// defaults (the sweeps alone stall at 0.48, where the squashing joint's
+// scale and its child's share the child's head; the joint-wide
+// Levenberg–Marquardt steps move them together). The true scales are a
+// fixed point (TestFitKeepsTruth).
 func TestFitRecoversSquash(t *testing.T) {
 	truth := squashTube(t)
 	s := testrig.Play(t, truth)
@@ -39,7 +40,7 @@ func TestFitRecoversSquash(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := Fit(context.Background(), &start, s, Options{Rounds: 40, WeightRounds: -1})
+	got, err := Fit(context.Background(), &start, s, Options{WeightRounds: -1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,8 +52,8 @@ func TestFitRecoversSquash(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("RMSE%%: rotation-only %.4f, fitted scale %.5f", before.RMSEPercent, after.RMSEPercent)
-	if !(after.RMSEPercent < 0.6) || !(before.RMSEPercent > 5) {
-		t.Errorf("RMSE%% %.5f from %.4f: want under 0.6 from over 5", after.RMSEPercent, before.RMSEPercent)
+	if !(after.RMSEPercent < 0.25) || !(before.RMSEPercent > 5) {
+		t.Errorf("RMSE%% %.5f from %.4f: want under 0.25 from over 5", after.RMSEPercent, before.RMSEPercent)
 	}
 	if start.Clips[0].Scale != nil {
 		t.Error("Fit changed its input rig")

@@ -1,0 +1,164 @@
+package stretch
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/meshrig/meshrig/linalg"
+	"github.com/meshrig/meshrig/rig"
+)
+
+// polish runs iters Levenberg–Marquardt steps (Nocedal & Wright 2006,
+// §10.3) on one frame's whole parameter set at once: per joint a rotation
+// increment ω (R ← R·exp[ω]×) and log-scale increment δ (S ← S·exp δ),
+// and the root translation. The joint-by-joint sweeps cannot move a
+// parent's scale and its child's pose together; these steps can.
+//
+// Jacobian, by the hierarchy: perturbing joint j's local T·R·S gives
+// G_j' = G_j·(I + S⁻¹[ω]×S + diag δ) to first order, and every descendant
+// k follows (G_k' = G_j'·G_j⁻¹G_k), so a point p = M_k·r moved by joint k
+// changes by L_j·S⁻¹(ω × S·u) + L_j·diag(δ)·u with u = G_j⁻¹·p; the root
+// translation moves every point one for one (weights sum to 1).
+func (fr *fitter) polish(st frameState, y []linalg.Vec3, sc *scratch, iters int) {
+	sk := &fr.r.Skeleton
+	nj := sk.Len()
+	np := 6*nj + 3
+	best := fr.sse(st, y, sc)
+	lambda := 1e-3
+	h := mat.NewSymDense(np, nil)
+	g := make([]float64, np)
+	ginv := make([]linalg.Affine, nj)
+	a := make([]linalg.Mat3, nj)
+	col := make([]linalg.Vec3, np) // one vertex's Jacobian columns
+	touched := make([]bool, nj)
+	var idx []int
+	chain := make([][]int, nj) // ancestors-or-self of each joint
+	for k := range sk.Joints {
+		for j := k; j != int(rig.NoParent); j = int(sk.Joints[j].Parent) {
+			chain[k] = append(chain[k], j)
+		}
+	}
+	oldRot := make([]linalg.Quat, nj)
+	oldScale := make([]linalg.Vec3, nj)
+	for it := 0; it < iters; it++ {
+		for j := 0; j < nj; j++ {
+			inv, ok := sc.pose[j].Inverse()
+			if !ok {
+				return
+			}
+			ginv[j] = inv
+			a[j] = sc.pose[j].M
+			s := st.scale[j]
+			for r := 0; r < 3; r++ {
+				for c := 0; c < 3; c++ {
+					a[j][r][c] /= s[c]
+				}
+			}
+		}
+		hd := make([]float64, np*np)
+		for i := range g {
+			g[i] = 0
+		}
+		for i, in := range fr.r.Skin {
+			rp := fr.r.Mesh.Verts[i]
+			idx = idx[:0]
+			for k := 0; k < rig.MaxInfluences; k++ {
+				w := in.Weight[k]
+				if w == 0 {
+					continue
+				}
+				p := sc.m[in.Joint[k]].Apply(rp)
+				for _, j := range chain[in.Joint[k]] {
+					if !touched[j] {
+						touched[j] = true
+						idx = append(idx, j)
+						for q := 0; q < 6; q++ {
+							col[6*j+q] = linalg.Vec3{}
+						}
+					}
+					u := ginv[j].Apply(p)
+					su := linalg.Vec3{u[0] * st.scale[j][0], u[1] * st.scale[j][1], u[2] * st.scale[j][2]}
+					l := sc.pose[j].M
+					for q := 0; q < 3; q++ {
+						var e linalg.Vec3
+						e[q] = 1
+						col[6*j+q] = col[6*j+q].Add(a[j].MulVec(e.Cross(su)).Scale(w))
+						col[6*j+3+q] = col[6*j+3+q].Add(l.Col(q).Scale(u[q] * w))
+					}
+				}
+			}
+			res := sc.v[i].Sub(y[i])
+			var cols []int
+			for _, j := range idx {
+				touched[j] = false
+				for q := 0; q < 6; q++ {
+					cols = append(cols, 6*j+q)
+				}
+			}
+			for q := 0; q < 3; q++ {
+				var e linalg.Vec3
+				e[q] = 1
+				col[6*nj+q] = e
+				cols = append(cols, 6*nj+q)
+			}
+			for x, cx := range cols {
+				g[cx] += col[cx].Dot(res)
+				for _, cy := range cols[:x+1] {
+					hd[cx*np+cy] += col[cx].Dot(col[cy])
+				}
+			}
+		}
+		// One LM solve per accepted or rejected damping: the Jacobian is
+		// reused while λ grows.
+		for try := 0; try < 6; try++ {
+			for x := 0; x < np; x++ {
+				for y2 := 0; y2 <= x; y2++ {
+					v := hd[max(x, y2)*np+min(x, y2)]
+					if x == y2 {
+						v += lambda*v + 1e-12
+					}
+					h.SetSym(x, y2, v)
+				}
+			}
+			var ch mat.Cholesky
+			if !ch.Factorize(h) {
+				lambda *= 10
+				continue
+			}
+			var d mat.VecDense
+			if err := ch.SolveVecTo(&d, mat.NewVecDense(np, g)); err != nil {
+				lambda *= 10
+				continue
+			}
+			copy(oldRot, st.rot)
+			copy(oldScale, st.scale)
+			oldT := st.trans[0]
+			for j := 0; j < nj; j++ {
+				w := linalg.Vec3{-d.AtVec(6 * j), -d.AtVec(6*j + 1), -d.AtVec(6*j + 2)}
+				if n := w.Norm(); n > 0 {
+					st.rot[j] = st.rot[j].Mul(linalg.QuatFromAxisAngle(w.Scale(1/n), n)).Normalize()
+				}
+				for q := 0; q < 3; q++ {
+					s := st.scale[j][q] * math.Exp(-d.AtVec(6*j+3+q))
+					st.scale[j][q] = min(max(s, minScale), 1/minScale)
+				}
+			}
+			st.trans[0] = st.trans[0].Sub(linalg.Vec3{d.AtVec(6 * nj), d.AtVec(6*nj + 1), d.AtVec(6*nj + 2)})
+			if e := fr.sse(st, y, sc); e < best {
+				best = e
+				lambda = max(lambda/3, 1e-9)
+				break
+			}
+			copy(st.rot, oldRot)
+			copy(st.scale, oldScale)
+			st.trans[0] = oldT
+			lambda *= 10
+			if try == 5 {
+				fr.sse(st, y, sc)
+				return
+			}
+		}
+		fr.sse(st, y, sc)
+	}
+}
