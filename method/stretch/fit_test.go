@@ -3,6 +3,8 @@ package stretch
 import (
 	"context"
 	"math"
+	"reflect"
+	"runtime"
 	"testing"
 
 	"github.com/meshrig/meshrig/internal/testkit/testrig"
@@ -84,5 +86,29 @@ func TestFitRefusesMismatch(t *testing.T) {
 	s := testrig.Play(t, testrig.Tube(t, 5, linalg.Vec3{}))
 	if _, err := Fit(context.Background(), r, s, Options{}); err == nil {
 		t.Error("24 frames of rig fitted to 5 frames")
+	}
+}
+
+// TestFitDeterministic: the same clips and skin at any GOMAXPROCS.
+func TestFitDeterministic(t *testing.T) {
+	truth := squashTube(t)
+	s := testrig.Play(t, truth)
+	start := *truth
+	start.Clips = []rig.Clip{truth.Clips[0]}
+	start.Clips[0].Scale = nil
+	var got []*rig.Rig
+	for _, procs := range []int{1, 2, 3} {
+		old := runtime.GOMAXPROCS(procs)
+		r, err := Fit(context.Background(), &start, s, Options{Rounds: 1, WeightRounds: 1})
+		runtime.GOMAXPROCS(old)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, r)
+	}
+	for k := 1; k < len(got); k++ {
+		if !reflect.DeepEqual(got[0].Clips, got[k].Clips) || !reflect.DeepEqual(got[0].Skin, got[k].Skin) {
+			t.Fatalf("GOMAXPROCS %d differs from 1", k+1)
+		}
 	}
 }
