@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	gltflib "github.com/qmuntal/gltf"
+
 	"github.com/meshrig/meshrig/format"
 	"github.com/meshrig/meshrig/internal/testkit/testrig"
 	"github.com/meshrig/meshrig/linalg"
@@ -57,6 +59,34 @@ func TestScaleTracksReadBack(t *testing.T) {
 		}
 		if rep.MaxPercent > 1e-3 {
 			t.Errorf("%s: read back off by Max%% %.3g", name, rep.MaxPercent)
+		}
+	}
+}
+
+// TestScaleChannelsOnlyWithScaleTracks: a rotation-only rig is written as
+// before, without scale channels; a rig with scale tracks gets one per
+// joint.
+func TestScaleChannelsOnlyWithScaleTracks(t *testing.T) {
+	for name, c := range map[string]struct {
+		r    *rig.Rig
+		want int
+	}{"tube": {testrig.Tube(t, 4, linalg.Vec3{}), 0}, "stretch": {stretchRig(t), 3}} {
+		var buf bytes.Buffer
+		if err := Write(&buf, c.r, format.WriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		doc := new(gltflib.Document)
+		if err := gltflib.NewDecoder(bytes.NewReader(buf.Bytes())).Decode(doc); err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, ch := range doc.Animations[0].Channels {
+			if ch.Target.Path == gltflib.TRSScale {
+				n++
+			}
+		}
+		if n != c.want {
+			t.Errorf("%s: %d scale channels, want %d", name, n, c.want)
 		}
 	}
 }
