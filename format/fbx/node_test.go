@@ -39,6 +39,11 @@ func strip(ns []*Node) {
 			if n.Props[k].Type == 'd' && len(n.Props[k].F64) == 0 {
 				n.Props[k].F64 = []float64{}
 			}
+			// An empty string is one value whether a decoder gives
+			// nil or []byte{} (the ASCII and binary ones differ).
+			if len(n.Props[k].Bytes) == 0 {
+				n.Props[k].Bytes = nil
+			}
 		}
 		strip(n.Children)
 	}
