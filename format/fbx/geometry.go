@@ -200,17 +200,26 @@ func stringChild(n *Node, name string) (string, bool) {
 	return string(c.Props[0].Bytes), true
 }
 
+// oneArray returns the single property of n's child name; a missing
+// child or another count is an error naming o.
+func oneArray(n *Node, name string, o *Object) (Property, error) {
+	c := n.Child(name)
+	if c == nil {
+		return Property{}, errAt(n.Offset, "%s %q has no %s", o.Class, o.Name, name)
+	}
+	if len(c.Props) != 1 {
+		return Property{}, errAt(c.Offset, "%s %q: %s wants one array", o.Class, o.Name, name)
+	}
+	return c.Props[0], nil
+}
+
 // floatArray returns the d or f array of n's child name; a missing child
 // or another type is an error naming o.
 func floatArray(n *Node, name string, o *Object) ([]float64, error) {
-	c := n.Child(name)
-	if c == nil {
-		return nil, errAt(n.Offset, "%s %q has no %s", o.Class, o.Name, name)
+	p, err := oneArray(n, name, o)
+	if err != nil {
+		return nil, err
 	}
-	if len(c.Props) != 1 {
-		return nil, errAt(c.Offset, "%s %q: %s wants one array", o.Class, o.Name, name)
-	}
-	p := c.Props[0]
 	switch p.Type {
 	case 'd':
 		return p.F64, nil
@@ -226,14 +235,10 @@ func floatArray(n *Node, name string, o *Object) ([]float64, error) {
 
 // intArray returns the i (or l) array of n's child name.
 func intArray(n *Node, name string, o *Object) ([]int32, error) {
-	c := n.Child(name)
-	if c == nil {
-		return nil, errAt(n.Offset, "%s %q has no %s", o.Class, o.Name, name)
+	p, err := oneArray(n, name, o)
+	if err != nil {
+		return nil, err
 	}
-	if len(c.Props) != 1 {
-		return nil, errAt(c.Offset, "%s %q: %s wants one array", o.Class, o.Name, name)
-	}
-	p := c.Props[0]
 	switch p.Type {
 	case 'i':
 		return p.I32, nil

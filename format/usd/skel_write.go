@@ -125,40 +125,14 @@ func writeAnimations(e *enc, r *rig.Rig, paths []string) {
 		e.buf = append(e.buf, "uniform token[] joints = "...)
 		e.buf = tokenArray(e.buf, paths)
 		e.end()
-		e.line("quatf[] rotations.timeSamples = {")
-		e.indent++
-		for f := 0; f < c.Frames; f++ {
-			e.begin()
-			e.buf = f64(e.buf, timeCode(f, c.FPS, tcps))
-			e.buf = append(e.buf, ": ["...)
-			for j, q := range c.Rotation[f*n : (f+1)*n] {
-				if j > 0 {
-					e.buf = append(e.buf, ", "...)
-				}
-				e.buf = tuple(e.buf, q.W, q.X, q.Y, q.Z)
-			}
-			e.buf = append(e.buf, "],"...)
-			e.end()
-		}
-		e.indent--
-		e.line("}")
-		e.line("float3[] translations.timeSamples = {")
-		e.indent++
-		for f := 0; f < c.Frames; f++ {
-			e.begin()
-			e.buf = f64(e.buf, timeCode(f, c.FPS, tcps))
-			e.buf = append(e.buf, ": ["...)
-			for j, t := range c.Translation[f*n : (f+1)*n] {
-				if j > 0 {
-					e.buf = append(e.buf, ", "...)
-				}
-				e.buf = tuple(e.buf, t[0], t[1], t[2])
-			}
-			e.buf = append(e.buf, "],"...)
-			e.end()
-		}
-		e.indent--
-		e.line("}")
+		e.timeSamples("quatf[] rotations", c, tcps, func(b []byte, f, j int) []byte {
+			q := c.Rotation[f*n+j]
+			return tuple(b, q.W, q.X, q.Y, q.Z)
+		})
+		e.timeSamples("float3[] translations", c, tcps, func(b []byte, f, j int) []byte {
+			t := c.Translation[f*n+j]
+			return tuple(b, t[0], t[1], t[2])
+		})
 		e.begin()
 		e.buf = append(e.buf, "half3[] scales = ["...)
 		for j := 0; j < n; j++ {
@@ -172,6 +146,29 @@ func writeAnimations(e *enc, r *rig.Rig, paths []string) {
 		e.close()
 	}
 	e.close()
+}
+
+// timeSamples writes decl's time samples, one line per frame of c, each
+// an array of value(f, j) over the joints.
+func (e *enc) timeSamples(decl string, c *rig.Clip, tcps float64, value func(b []byte, f, j int) []byte) {
+	n := len(c.Rotation) / max(c.Frames, 1)
+	e.line(decl + ".timeSamples = {")
+	e.indent++
+	for f := 0; f < c.Frames; f++ {
+		e.begin()
+		e.buf = f64(e.buf, timeCode(f, c.FPS, tcps))
+		e.buf = append(e.buf, ": ["...)
+		for j := 0; j < n; j++ {
+			if j > 0 {
+				e.buf = append(e.buf, ", "...)
+			}
+			e.buf = value(e.buf, f, j)
+		}
+		e.buf = append(e.buf, "],"...)
+		e.end()
+	}
+	e.indent--
+	e.line("}")
 }
 
 // tuple appends (v0, v1, …) with each value rounded to float32.
