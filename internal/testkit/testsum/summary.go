@@ -24,10 +24,22 @@ type Summary struct {
 	Packages, PackagesOK, PackagesFailed, NoTests int
 	Run, Passed, Skipped, Failed                  int
 	// Skips are the skipped tests with their reasons; FailedTests the
-	// failed ones, "package Test" each.
+	// failed ones, "package Test" each; Failures what each failed test
+	// or subtest said, repeated at the end of the summary because a CI
+	// log is often read from its tail.
 	Skips       []Skip
 	FailedTests []string
+	Failures    []Failure
 }
+
+// Failure is one failed test or subtest and the last lines it logged.
+type Failure struct {
+	Name  string // "package Test/sub"
+	Lines []string
+}
+
+// failureLines bounds what the summary repeats of one failure.
+const failureLines = 30
 
 // Skip is one skipped test and why.
 type Skip struct {
@@ -82,7 +94,13 @@ func Read(r io.Reader, w io.Writer) (*Summary, error) {
 }
 
 func (s *Summary) testDone(e event, out []string, w io.Writer) {
+	if e.Action == "fail" {
+		s.addFailure(short(e.Package)+" "+e.Test, out)
+	}
 	if strings.Contains(e.Test, "/") {
+		if e.Action == "fail" {
+			fmt.Fprint(w, strings.Join(out, ""))
+		}
 		return // subtests count with their parent
 	}
 	switch e.Action {
@@ -96,6 +114,30 @@ func (s *Summary) testDone(e event, out []string, w io.Writer) {
 		s.FailedTests = append(s.FailedTests, short(e.Package)+" "+e.Test)
 		fmt.Fprint(w, strings.Join(out, ""))
 	}
+}
+
+// addFailure keeps what a failed test said, without go test's own
+// framing lines; a parent whose subtests said it all adds nothing.
+func (s *Summary) addFailure(name string, out []string) {
+	var lines []string
+	for _, l := range out {
+		t := strings.TrimRight(l, "\n")
+		if strings.TrimSpace(t) == "" || strings.HasPrefix(strings.TrimSpace(t), "=== ") || strings.HasPrefix(strings.TrimSpace(t), "--- FAIL") {
+			continue
+		}
+		lines = append(lines, t)
+	}
+	if len(lines) == 0 {
+		for _, f := range s.Failures {
+			if strings.HasPrefix(f.Name, name+"/") {
+				return
+			}
+		}
+	}
+	if len(lines) > failureLines {
+		lines = append([]string{fmt.Sprintf("… %d lines before", len(lines)-failureLines)}, lines[len(lines)-failureLines:]...)
+	}
+	s.Failures = append(s.Failures, Failure{name, lines})
 }
 
 func (s *Summary) packageDone(e event, out []string, w io.Writer) {
@@ -163,6 +205,15 @@ func (s *Summary) Print(w io.Writer) {
 		fmt.Fprintf(w, "skipped, and why:\n")
 		for _, k := range s.Skips {
 			fmt.Fprintf(w, "  %s %s: %s\n", k.Package, k.Test, k.Reason)
+		}
+	}
+	if len(s.Failures) > 0 {
+		fmt.Fprintf(w, "what failed, and what it said:\n")
+		for _, f := range s.Failures {
+			fmt.Fprintf(w, "  %s\n", f.Name)
+			for _, l := range f.Lines {
+				fmt.Fprintf(w, "    %s\n", strings.TrimSpace(l))
+			}
 		}
 	}
 	for _, f := range s.FailedTests {
