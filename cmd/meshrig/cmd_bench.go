@@ -1,10 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
+	"io"
 	"path/filepath"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"time"
@@ -19,6 +22,9 @@ import (
 type benchOptions struct {
 	rig  rigOptions
 	json string
+	// cpuProfile, when set, receives a pprof CPU profile of the run
+	// (loading, rigging and measuring every dataset).
+	cpuProfile string
 	// --static: skeletonize single meshes instead (cmd_bench_static.go).
 	staticMode bool
 	static     skeletonizeOptions
@@ -64,6 +70,9 @@ true rig's own RMSE% on the same frames.`,
 			if err := declareReport(&plan, "--json", o.json); err != nil {
 				return err
 			}
+			if err := declareReport(&plan, "--cpuprofile", o.cpuProfile); err != nil {
+				return err
+			}
 			if o.staticMode {
 				return benchStatic(cmd, g, o, &plan, args)
 			}
@@ -88,6 +97,13 @@ true rig's own RMSE% on the same frames.`,
 				sort.Strings(dirs)
 			}
 			var rows []benchRow
+			var prof bytes.Buffer
+			if o.cpuProfile != "" {
+				if err := pprof.StartCPUProfile(&prof); err != nil {
+					return err
+				}
+				defer pprof.StopCPUProfile()
+			}
 			w := cmd.OutOrStdout()
 			fmt.Fprintf(w, "%-16s %8s %6s %5s %8s %7s %7s %10s %7s %8s %6s\n", "dataset", "vertices", "frames", "bones", "seconds", "RMSE%", "Max%", "normal RMS", "ACCU%", "peak MB", "B/vf")
 			for _, d := range dirs {
@@ -102,6 +118,12 @@ true rig's own RMSE% on the same frames.`,
 			if err := stageJSON(&plan, o.json, rows); err != nil {
 				return err
 			}
+			if o.cpuProfile != "" {
+				pprof.StopCPUProfile()
+				if err := plan.Stage(o.cpuProfile, func(w io.Writer) error { _, err := w.Write(prof.Bytes()); return err }); err != nil {
+					return err
+				}
+			}
 			if err := plan.Commit(cmd.Context()); err != nil {
 				return err
 			}
@@ -112,6 +134,7 @@ true rig's own RMSE% on the same frames.`,
 	f.StringVar(&o.json, "json", "", "also write the rows as JSON to this file (- for standard output)")
 	o.rig.addFlags(f)
 	f.Lookup("method").Usage += "; with --static: " + strings.Join(staticMethods, " or ") + " (default: both)"
+	f.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile (pprof) of the whole run to this file (go tool pprof FILE)")
 	f.BoolVar(&o.staticMode, "static", false, "benchmark skeletonize on single meshes (see above)")
 	o.static.addShapeFlags(f, "--static, ")
 	return cmd

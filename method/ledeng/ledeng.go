@@ -66,14 +66,18 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 	if len(frames) < p.F {
 		q = &problem{p.Subset(frames)}
 	}
-	joints, err := q.findBones(ctx, opt)
+	// The rigidness Laplacian (§6.1) from the frames the skeleton is
+	// found on: the edges' length spread over 40 frames spread over the
+	// motion is the spread over all of them, closely enough, at a fraction
+	// of the cost on long sequences.
+	lap := q.rigidness()
+	joints, err := q.findBones(ctx, opt, lap)
 	if err != nil {
 		return nil, err
 	}
 	if opt.Bones > 0 && q.B < opt.Bones {
 		opt.Notes.Add(fmt.Sprintf("ledeng: %d bones, not the %d asked for: the clustering finds no more independently moving parts in the motion", q.B, opt.Bones))
 	}
-	lap := p.rigidness()
 	sweeps := smoothingSweeps(p.N)
 	if opt.Free {
 		q.carryTo(p, joints, 0)
@@ -139,10 +143,11 @@ func smoothingSweeps(n int) int {
 }
 
 // findBones runs §4–§6 on p: initialization, skinning decomposition,
-// topology and the iterative rigging with pruning. It leaves p's bones,
+// topology and the iterative rigging with pruning, lap being p's
+// rigidness Laplacian. It leaves p's bones,
 // weights and transforms set and returns the skeleton's joints (nil with
 // opt.Free).
-func (p *problem) findBones(ctx context.Context, opt Options) ([]skinning.Joint, error) {
+func (p *problem) findBones(ctx context.Context, opt Options, lap []float64) ([]skinning.Joint, error) {
 	// §4 Initialization.
 	report := func(stage string) func(done, total int) {
 		return func(done, total int) { opt.Progress.Report(stage, done, total) }
@@ -179,7 +184,7 @@ func (p *problem) findBones(ctx context.Context, opt Options) ([]skinning.Joint,
 	// §6 Iterative rigging.
 	ws.k = opt.MaxInfluences
 	ws.omega = opt.Smoothness
-	ws.lap = p.rigidness()
+	ws.lap = lap
 	sweeps := smoothingSweeps(p.N)
 	lambda := 1.0
 	prev := math.Inf(1)
@@ -211,9 +216,15 @@ func (p *problem) findBones(ctx context.Context, opt Options) ([]skinning.Joint,
 		case anyTrue(drop) || p.B == 1:
 		case opt.Bones > 0:
 			if p.B > opt.Bones {
-				// Above the count asked for: the bone the others can best
-				// do without.
-				drop[cheapest(ws.removalCost())] = true
+				// Above the count asked for: the bones the others can
+				// best do without, several at once while far above it.
+				for _, j := range p.cheapestApart(ws.removalCost(), removalBatch(p.B-opt.Bones)) {
+					drop[j] = true
+				}
+			} else if it >= settleIterations {
+				// At the count asked for: the exact skeletal fit takes
+				// over (see settleIterations).
+				stop = true
 			}
 		case opt.MaxBones > 0 && p.B > opt.MaxBones:
 			// Over the cap: the bone the others can best do without.
@@ -307,19 +318,46 @@ func (p *problem) keepAtLeast(drop []bool, keep int) {
 
 // rigidMotion reports whether one rigid transform per frame reproduces the
 // whole animation to within 1e-6 of the unit sphere (RMS): a static or
-// rigidly moving input, which needs one bone.
+// rigidly moving input, which needs one bone. It stops at the first
+// frames whose error alone exceeds that, so a deforming input (nearly
+// every input) costs a frame or two, not a pass over every frame; the
+// frames are visited spread out (every 16th, then every 8th, …) as
+// animations often start in a still pose.
 func (p *problem) rigidMotion() bool {
-	label := make([]int32, p.N)
-	m := p.FitClusters(label, 1)
+	limit := 1e-12 * float64(p.N) * float64(p.F)
 	var e float64
 	var fr []linalg.Vec3
-	for f := 0; f < p.F; f++ {
+	for _, f := range spreadOrder(p.F) {
 		fr = p.FrameInto(fr, f)
+		var fit linalg.RigidFit
 		for i, u := range p.Rest {
-			e += m[f].Apply(u).Sub(fr[i]).Norm2()
+			fit.Add(u, fr[i], 1)
+		}
+		m := fit.Solve()
+		for i, u := range p.Rest {
+			e += m.Apply(u).Sub(fr[i]).Norm2()
+		}
+		if e >= limit {
+			return false
 		}
 	}
-	return math.Sqrt(e/float64(p.N*p.F)) < 1e-6
+	return true
+}
+
+// spreadOrder returns 0…n-1 coarse to fine: the multiples of 16, then
+// of 8 not yet visited, and so on down to every frame.
+func spreadOrder(n int) []int {
+	order := make([]int, 0, n)
+	seen := make([]bool, n)
+	for step := 16; step >= 1; step /= 2 {
+		for f := 0; f < n; f += step {
+			if !seen[f] {
+				seen[f] = true
+				order = append(order, f)
+			}
+		}
+	}
+	return order
 }
 
 // oneBone rigs everything to a single root joint at the rest centroid.

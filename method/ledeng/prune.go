@@ -2,6 +2,7 @@ package ledeng
 
 import (
 	"math"
+	"sort"
 
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/method/skinning"
@@ -22,6 +23,70 @@ func (p *problem) redundant() []bool {
 }
 
 // cheapest returns the bone whose removal costs the least (removalCost).
+// removalBatch is how many bones one rigging iteration removes when the
+// rig has excess bones more than asked for: a third of the excess, less
+// one, at least one — several at once while far above the count (each
+// removal restarts the iterations; one at a time, removing 25 of the
+// cow's 36 initial bones cost 25 iterations, half the rig's time), one
+// at a time for the last few, where each choice matters most (cow at 11:
+// RMSE% 1.488 so, 1.677 removing a third every time).
+func removalBatch(excess int) int {
+	return max(1, (excess+2)/3-1)
+}
+
+// settleIterations is how many rigging iterations run once the count
+// asked for is reached, before the exact skeletal fit takes over. More
+// only stiffen the soft joints as λ grows — the loop's error rises with
+// every iteration there — which the exact fit replaces anyway; measured
+// on the four shared sequences, stopping after one instead of twenty
+// gives the same or lower RMSE% (cat 0.304 → 0.283, lion 0.293 → 0.280,
+// horse 0.200 → 0.190, with the batches above) in half the time.
+const settleIterations = 1
+
+// cheapestApart returns up to k bones, cheapest first, no two of which
+// share a vertex, so that their removal costs, each measured with the
+// others in place, still hold when they go together. It returns at least
+// the cheapest bone.
+func (p *problem) cheapestApart(cost []float64, k int) []int {
+	order := make([]int, len(cost))
+	for j := range order {
+		order[j] = j
+	}
+	sort.SliceStable(order, func(a, b int) bool { return cost[order[a]] < cost[order[b]] })
+	if k <= 1 {
+		return order[:1]
+	}
+	// near[a*B+b]: bones a and b both move some vertex.
+	near := make([]bool, p.B*p.B)
+	for i := 0; i < p.N; i++ {
+		wb := p.WB[i*skinning.MaxK : (i+1)*skinning.MaxK]
+		for _, a := range wb {
+			for _, b := range wb {
+				if a >= 0 && b >= 0 {
+					near[int(a)*p.B+int(b)] = true
+				}
+			}
+		}
+	}
+	var out []int
+	for _, j := range order {
+		if len(out) == k || math.IsInf(cost[j], 1) {
+			break
+		}
+		apart := true
+		for _, o := range out {
+			apart = apart && !near[j*p.B+o]
+		}
+		if apart {
+			out = append(out, j)
+		}
+	}
+	if len(out) == 0 {
+		out = order[:1]
+	}
+	return out
+}
+
 func cheapest(cost []float64) int {
 	best := 0
 	for j, c := range cost {
