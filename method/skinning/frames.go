@@ -21,23 +21,33 @@ func (p *Model) SampleFrames(k int) []int {
 		return all
 	}
 	const stride = 8
-	dist := func(f int, other []linalg.Vec3, otherF int) float64 {
-		var d float64
-		for i := 0; i < p.N; i += stride {
-			var o linalg.Vec3
-			if other != nil {
-				o = other[i]
-			} else {
-				o = p.Pos(otherF, i)
+	// The sampled vertices of every frame, gathered once (F·N/8 positions):
+	// the greedy passes below then read a small flat array, not the
+	// frames through the model's view.
+	ns := (p.N + stride - 1) / stride
+	sub := make([]linalg.Vec3, p.F*ns)
+	par.For(p.F, 8, func(lo, hi int) {
+		for f := lo; f < hi; f++ {
+			for i, k := 0, f*ns; i < p.N; i, k = i+stride, k+1 {
+				sub[k] = p.Pos(f, i)
 			}
-			d += p.Pos(f, i).Sub(o).Norm2()
+		}
+	})
+	dist := func(f int, other []linalg.Vec3) float64 {
+		var d float64
+		for k, v := range sub[f*ns : (f+1)*ns] {
+			d += v.Sub(other[k]).Norm2()
 		}
 		return d
+	}
+	rest := make([]linalg.Vec3, ns)
+	for i, k := 0, 0; i < p.N; i, k = i+stride, k+1 {
+		rest[k] = p.Rest[i]
 	}
 	near := make([]float64, p.F)
 	par.For(p.F, 8, func(lo, hi int) {
 		for f := lo; f < hi; f++ {
-			near[f] = dist(f, p.Rest, 0)
+			near[f] = dist(f, rest)
 		}
 	})
 	var picked []int
@@ -53,7 +63,7 @@ func (p *Model) SampleFrames(k int) []int {
 		par.For(p.F, 8, func(lo, hi int) {
 			for f := lo; f < hi; f++ {
 				if !math.IsInf(near[f], -1) {
-					near[f] = math.Min(near[f], dist(f, nil, best))
+					near[f] = math.Min(near[f], dist(f, sub[best*ns:(best+1)*ns]))
 				}
 			}
 		})
