@@ -83,7 +83,7 @@ func Flex(r *rig.Rig, joints []string, amount float64) (*seq.Sequence, error) {
 					facing := max(0, radial.Unit().Dot(side))
 					d := amount * bend * math.Sin(math.Pi*t) * facing * facing
 					p := &s.Frames[(g+f)*len(r.Mesh.Verts)+i]
-					*p = p.Add(pose[j].M.MulVec(side.Scale(d)))
+					*p = p.Vec3().Add(pose[j].M.MulVec(side.Scale(d))).Vec3f()
 				}
 			}
 			g += cl.Frames

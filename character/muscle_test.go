@@ -24,7 +24,7 @@ func TestFlex(t *testing.T) {
 	}
 	moved, most := 0, 0.0
 	for k := range s.Frames {
-		d := s.Frames[k].Dist(plain.Frames[k])
+		d := s.Frames[k].Vec3().Dist(plain.Frames[k].Vec3())
 		if d > 0 {
 			moved++
 			dom := r.Skeleton.Joints[r.Skin[k%len(r.Mesh.Verts)].Dominant()].Name

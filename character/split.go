@@ -41,17 +41,17 @@ func Split(s *seq.Sequence, piece func(t int) int) *seq.Sequence {
 			}
 		}
 	}
-	pick := func(pos []linalg.Vec3) []linalg.Vec3 {
-		out := make([]linalg.Vec3, len(from))
-		for i, v := range from {
-			out[i] = pos[v]
-		}
-		return out
+	rest := make([]linalg.Vec3, len(from))
+	for i, v := range from {
+		rest[i] = s.Rest.Verts[v]
 	}
-	out := &seq.Sequence{Rest: &mesh.Mesh{Verts: pick(s.Rest.Verts), Tris: tris},
+	out := &seq.Sequence{Rest: &mesh.Mesh{Verts: rest, Tris: tris},
 		FrameNames: s.FrameNames, Clips: s.Clips}
+	out.Frames = make([]linalg.Vec3f, 0, s.F()*len(from))
 	for f := 0; f < s.F(); f++ {
-		out.Frames = append(out.Frames, pick(s.Frames[f*n:(f+1)*n])...)
+		for _, v := range from {
+			out.Frames = append(out.Frames, s.Frames[f*n+v])
+		}
 	}
 	return out
 }

@@ -33,9 +33,17 @@ type Format struct {
 	// frames are read with Mesh. An error in a side file is a ParseError
 	// whose File is that name.
 	MeshFS func(fsys fs.FS, name string) (m *mesh.Mesh, sideFiles []string, err error)
+	// Frame, when set, reads one frame of a per-frame sequence whose rest
+	// mesh is rest: the whole file's bytes in b, its positions written to
+	// dst (len(rest.Verts) points) after checking that its faces are
+	// rest's. Load reads frames with it, so no mesh is built per frame;
+	// any error sends the file to Mesh, whose error names the problem, so
+	// Frame may refuse what it does not handle.
+	Frame func(b []byte, rest *mesh.Mesh, dst []linalg.Vec3f) error
 	// Cache reads the frames of a point cache whose rest mesh has n
-	// vertices, with its frame rate (0 when the file has none).
-	Cache func(r io.Reader, n int) (frames [][]linalg.Vec3, fps float64, err error)
+	// vertices: F·n points, frame f's at [f*n, (f+1)*n), with its frame
+	// rate (0 when the file has none).
+	Cache func(r io.Reader, n int) (frames []linalg.Vec3f, fps float64, err error)
 	// Scene reads a whole animated file, resolving side files in fsys.
 	Scene func(fsys fs.FS, name string, opt SceneOptions) (*Scene, error)
 	// Write writes a rig.

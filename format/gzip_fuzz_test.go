@@ -49,7 +49,7 @@ func readAny(path string) (*mesh.Mesh, []linalg.Vec3, error) {
 	if sc.Sequence == nil {
 		return sc.Mesh, nil, nil
 	}
-	return sc.Mesh, sc.Sequence.Frames, nil
+	return sc.Mesh, sc.Sequence.Frames64(), nil
 }
 
 // FuzzGzip reads fuzz bytes through format.ReadMesh and format.ReadScene

@@ -2,10 +2,13 @@ package format
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -167,7 +170,7 @@ func Load(args []string, opt LoadOptions) (*Input, error) {
 		if err != nil || f < 1 || f > all.F() {
 			return nil, fmt.Errorf("--rest %s: want frame:K with K from 1 to %d", opt.Rest, all.F())
 		}
-		all.Rest = all.Rest.WithVerts(append(all.Rest.Verts[:0:0], all.Frame(f-1)...))
+		all.Rest = all.Rest.WithVerts(all.FrameInto(nil, f-1))
 	}
 	if err := all.Validate(); err != nil {
 		return nil, err
@@ -350,9 +353,13 @@ func (p part) loadFrames(rest *mesh.Mesh, opt LoadOptions) (*seq.Sequence, *rig.
 		if err != nil {
 			return nil, nil, nil, WithFile(err, p.cache)
 		}
-		first, frames, err := pick(frames, opt.Frames, p.cache)
+		n := len(rest.Verts)
+		first, kept, err := pick(make([]struct{}, len(frames)/n), opt.Frames, p.cache)
 		if err != nil {
 			return nil, nil, nil, err
+		}
+		if len(kept) < len(frames)/n { // not the whole cache held for a part of it
+			frames = slices.Clone(frames[first*n : (first+len(kept))*n])
 		}
 		if fps == 0 {
 			fps = cfps
@@ -362,12 +369,12 @@ func (p part) loadFrames(rest *mesh.Mesh, opt LoadOptions) (*seq.Sequence, *rig.
 		}
 		s := seq.New(rest)
 		s.StartClip(p.name, fps)
-		s.Frames = make([]linalg.Vec3, 0, len(frames)*len(rest.Verts))
-		for k, fr := range frames {
-			if err := s.AddFrame(fr, fmt.Sprintf("%s#%d", filepath.Base(p.cache), first+k+1)); err != nil {
-				return nil, nil, nil, fmt.Errorf("%s: %w", p.cache, err)
-			}
-			frames[k] = nil // copied: the cache's own frame can go
+		names := make([]string, len(kept))
+		for k := range names {
+			names[k] = fmt.Sprintf("%s#%d", filepath.Base(p.cache), first+k+1)
+		}
+		if err := s.AddFrames(frames, names); err != nil {
+			return nil, nil, nil, fmt.Errorf("%s: %w", p.cache, err)
 		}
 		if s.F() == 0 {
 			return nil, nil, nil, fmt.Errorf("%s: %w", p.cache, ErrNoFrames)
@@ -383,8 +390,10 @@ func (p part) loadFrames(rest *mesh.Mesh, opt LoadOptions) (*seq.Sequence, *rig.
 	}
 	// The rest pose (given, or the first frame's mesh) fixes the vertex
 	// count; then every frame is read in parallel straight into one array
-	// of positions, each mesh dropped once its positions are copied: the
-	// frames are held once, not as F meshes and then a sequence.
+	// of float32 positions — by the format's Frame reader where it has one
+	// (no mesh built), else as a mesh dropped once its positions are
+	// copied: the frames are held once, not as F meshes and then a
+	// sequence.
 	read := files
 	var first *mesh.Mesh
 	if rest == nil {
@@ -402,25 +411,31 @@ func (p part) loadFrames(rest *mesh.Mesh, opt LoadOptions) (*seq.Sequence, *rig.
 		}
 	}
 	n := len(rest.Verts)
-	frames := make([]linalg.Vec3, len(files)*n)
+	frames := make([]linalg.Vec3f, len(files)*n)
 	errs := make([]error, len(files))
 	var mu sync.Mutex
 	done := 0
+	var bufs sync.Pool // a file's bytes for Format.Frame, one buffer per worker
 	par.For(len(files), 1, func(lo, hi int) {
 		for i := lo; i < hi; i++ {
 			if err := opt.Context.Err(); err != nil {
 				errs[i] = err
 				continue
 			}
+			dst := frames[i*n : (i+1)*n]
 			m := first
 			if i > 0 || m == nil {
-				m, errs[i] = ReadMesh(files[i])
+				if !readFrame(files[i], rest, dst, &bufs) {
+					m, errs[i] = ReadMesh(files[i])
+				}
 			}
-			if errs[i] == nil {
+			if errs[i] == nil && m != nil {
 				if err := seq.SameFaces(rest, m); err != nil {
 					errs[i] = fmt.Errorf("frame %d (%s): %w", i+1, files[i], err)
 				} else {
-					copy(frames[i*n:(i+1)*n], m.Verts)
+					for k, v := range m.Verts {
+						dst[k] = v.Vec3f()
+					}
 				}
 			}
 			if opt.Progress != nil {
@@ -458,4 +473,34 @@ func pick[T any](frames []T, r FrameRange, what string) (int, []T, error) {
 		return 0, nil, fmt.Errorf("%s: %w", what, err)
 	}
 	return lo, frames[lo:hi], nil
+}
+
+// readFrame reads the frame in file name into dst through its format's
+// Frame reader and reports whether that succeeded; false leaves the file
+// to ReadMesh, for the formats without one and for the errors.
+func readFrame(name string, rest *mesh.Mesh, dst []linalg.Vec3f, bufs *sync.Pool) bool {
+	f, _, err := ByPath(name)
+	if err != nil || f.Frame == nil {
+		return false
+	}
+	rc, err := Open(name)
+	if err != nil {
+		return false
+	}
+	defer rc.Close()
+	buf, _ := bufs.Get().(*bytes.Buffer)
+	if buf == nil {
+		buf = new(bytes.Buffer)
+	}
+	defer bufs.Put(buf)
+	buf.Reset()
+	if f, ok := rc.(fs.File); ok {
+		if st, err := f.Stat(); err == nil && st.Size() > 0 {
+			buf.Grow(int(st.Size()) + 1) // ReadFrom then reads without regrowing
+		}
+	}
+	if _, err := buf.ReadFrom(rc); err != nil {
+		return false
+	}
+	return f.Frame(buf.Bytes(), rest, dst) == nil
 }

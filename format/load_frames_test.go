@@ -32,7 +32,7 @@ func frameFolder(t *testing.T, n int) string {
 func heights(in *format.Input) []float64 {
 	var z []float64
 	for f := 0; f < in.Sequence.F(); f++ {
-		z = append(z, in.Sequence.Frame(f)[2][2])
+		z = append(z, in.Sequence.FrameInto(nil, f)[2][2])
 	}
 	return z
 }
@@ -108,7 +108,7 @@ func TestLoadFramesCacheAndScene(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := in.Sequence
-	if s.F() != 2 || s.FrameNames[0] != "anim.pc2#2" || s.Frame(1)[7].Dist(frames[2][7]) > 1e-6 {
+	if s.F() != 2 || s.FrameNames[0] != "anim.pc2#2" || s.FrameInto(nil, 1)[7].Dist(frames[2][7]) > 1e-6 {
 		t.Errorf("F=%d names %q, want frames 2 and 3 of the cache", s.F(), s.FrameNames)
 	}
 	if !slices.Equal(in.Files, []string{rest, cache}) {

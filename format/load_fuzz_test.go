@@ -232,7 +232,7 @@ func FuzzLoad(f *testing.F) {
 				t.Fatalf("--rest %s accepted for %d frames", rest, s.F())
 			}
 			for i, v := range s.Rest.Verts {
-				if v != s.Frame(f - 1)[i] {
+				if v != s.FrameInto(nil, f-1)[i] {
 					t.Fatalf("--rest %s: vertex %d at %v, frame %d has it at %v", rest, i, v, f, s.Frame(f - 1)[i])
 				}
 			}

@@ -143,7 +143,7 @@ func TestLoadPointCaches(t *testing.T) {
 			if s.F() != 4 || s.Clips[0].Name != "anim" || s.Clips[0].FPS != 30 {
 				t.Fatalf("F=%d clips %+v", s.F(), s.Clips)
 			}
-			if d := s.Frame(3)[7].Dist(frames[3][7]); d > 1e-6 {
+			if d := s.FrameInto(nil, 3)[7].Dist(frames[3][7]); d > 1e-6 {
 				t.Errorf("frame 4 vertex 8 off by %v", d)
 			}
 			if _, err := format.Load([]string{cache}, format.LoadOptions{}); err == nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"slices"
 
 	"github.com/meshrig/meshrig/linalg"
 )
@@ -14,9 +15,10 @@ import (
 const maxBatch = 1 << 16
 
 // ReadFrames reads count frames of n points, three float32 coordinates
-// each in byte order, from r, as point caches store them; the first
-// frame starts at byte offset off of the file. what names a frame in
-// errors ("sample", "frame").
+// each in byte order, from r, as point caches store them, into one array
+// of F·n points (frame f at [f*n, (f+1)*n)); the first frame starts at
+// byte offset off of the file. what names a frame in errors ("sample",
+// "frame").
 //
 // Memory follows the data actually there, not count (a header's claim,
 // which may be corrupt): frames are read in batches that start at one
@@ -24,25 +26,26 @@ const maxBatch = 1 << 16
 // Errors are *ParseError naming the frame: a short file wraps
 // ErrTruncated at the offset of the first incomplete frame, a non-finite
 // coordinate is at its own offset and names the point.
-func ReadFrames(r io.Reader, count, n int, order binary.ByteOrder, off int64, what string) ([][]linalg.Vec3, error) {
+func ReadFrames(r io.Reader, count, n int, order binary.ByteOrder, off int64, what string) ([]linalg.Vec3f, error) {
 	if n < 1 {
 		return nil, fmt.Errorf("%d points per %s", n, what)
 	}
 	size := 12 * n
-	var frames [][]linalg.Vec3
+	var frames []linalg.Vec3f
 	k, err := readRecords(r, count, size, func(f int, rec []byte) error {
-		pts := make([]linalg.Vec3, n)
-		for i := range pts {
+		frames = slices.Grow(frames, n)
+		for i := 0; i < n; i++ {
+			var p linalg.Vec3f
 			for c := 0; c < 3; c++ {
-				x := float64(math.Float32frombits(order.Uint32(rec[12*i+4*c:])))
-				if math.IsNaN(x) || math.IsInf(x, 0) {
+				bits := order.Uint32(rec[12*i+4*c:])
+				if bits&0x7f800000 == 0x7f800000 { // exponent all ones: Inf or NaN
 					return &ParseError{Offset: off + int64(f)*int64(size) + int64(12*i+4*c),
 						Err: fmt.Errorf("%s %d of %d: point %d: non-finite coordinate", what, f+1, count, i+1)}
 				}
-				pts[i][c] = x
+				p[c] = math.Float32frombits(bits)
 			}
+			frames = append(frames, p)
 		}
-		frames = append(frames, pts)
 		return nil
 	})
 	if err != nil {

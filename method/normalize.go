@@ -43,6 +43,20 @@ func (u UnitSphere) To(out, pts []linalg.Vec3) []linalg.Vec3 {
 	return out
 }
 
+// ToFrames maps a sequence's float32 frames (seq.Sequence.Frames) into
+// the unit sphere as To maps points, into out (allocated when short): a
+// float64 copy, for methods that work on one.
+func (u UnitSphere) ToFrames(out []linalg.Vec3, pts []linalg.Vec3f) []linalg.Vec3 {
+	if len(out) < len(pts) {
+		out = make([]linalg.Vec3, len(pts))
+	}
+	out = out[:len(pts)]
+	for i, p := range pts {
+		out[i] = p.Vec3().Sub(u.Center).Scale(u.Scale)
+	}
+	return out
+}
+
 // From maps one point back to model units.
 func (u UnitSphere) From(p linalg.Vec3) linalg.Vec3 { return p.Scale(1 / u.Scale).Add(u.Center) }
 

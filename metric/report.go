@@ -99,9 +99,7 @@ func ComparePlayback(s, played *seq.Sequence) (Report, error) {
 	if played.F() != s.F() {
 		return Report{}, fmt.Errorf("playback has %d frames, the animation %d", played.F(), s.F())
 	}
-	return compare(s, played.Rest.Tris, func(got []linalg.Vec3, f int) []linalg.Vec3 {
-		return append(got[:0], played.Frame(f)...)
-	}), nil
+	return compare(s, played.Rest.Tris, played.FrameInto), nil
 }
 
 // compare measures frame(·, f) for every frame f of s against s; tris are
@@ -118,11 +116,11 @@ func compare(s *seq.Sequence, tris [][3]int, frame func(got []linalg.Vec3, f int
 	nsq := make([]float64, nf)
 	ncount := make([]int, nf)
 	par.For(nf, 1, func(lo, hi int) {
-		var got []linalg.Vec3
+		var got, want []linalg.Vec3
 		var na, nb []linalg.Vec3
 		for f := lo; f < hi; f++ {
 			got = frame(got, f)
-			want := s.Frame(f)
+			want = s.FrameInto(want, f)
 			for i := range want {
 				e := got[i].Sub(want[i]).Norm2()
 				sq[f] += e

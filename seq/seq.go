@@ -14,7 +14,11 @@ type Sequence struct {
 	// Rest is the rest (reference) pose and the faces of every frame.
 	Rest *mesh.Mesh
 	// Frames holds F·N positions: vertex i of frame f is Frames[f*N+i].
-	Frames []linalg.Vec3
+	// They are float32, as the files they come from hold them (OBJ text
+	// is rounded to the nearest float32), so a long cache is held once at
+	// 12 bytes per vertex and frame; readers compute in float64 through
+	// Pos and FrameInto.
+	Frames []linalg.Vec3f
 	// FrameNames names where each frame came from (a file, or "clip#k"), for
 	// error messages and reports.
 	FrameNames []string
@@ -50,14 +54,43 @@ func (s *Sequence) F() int {
 }
 
 // Frame returns the positions of frame f, a view into Frames.
-func (s *Sequence) Frame(f int) []linalg.Vec3 {
+func (s *Sequence) Frame(f int) []linalg.Vec3f {
 	n := s.N()
 	return s.Frames[f*n : (f+1)*n : (f+1)*n]
 }
 
-// AddFrame appends a frame to the last clip after checking it has the rest
-// pose's vertex count and finite coordinates. name (a file name, say)
-// appears in errors and in FrameNames.
+// FrameInto returns the N positions of frame f in float64: dst filled
+// with them, allocated when shorter than N. Keep the result as the next
+// call's dst to reuse it.
+func (s *Sequence) FrameInto(dst []linalg.Vec3, f int) []linalg.Vec3 {
+	n := s.N()
+	if cap(dst) < n {
+		dst = make([]linalg.Vec3, n)
+	}
+	dst = dst[:n]
+	for i, p := range s.Frames[f*n : (f+1)*n] {
+		dst[i] = p.Vec3()
+	}
+	return dst
+}
+
+// Frames64 returns a float64 copy of every frame, laid out as Frames: 24
+// bytes per vertex and frame, for small inputs and tests (loops over
+// frames read them with FrameInto or Pos instead).
+func (s *Sequence) Frames64() []linalg.Vec3 {
+	out := make([]linalg.Vec3, len(s.Frames))
+	for k, p := range s.Frames {
+		out[k] = p.Vec3()
+	}
+	return out
+}
+
+// Pos returns vertex i of frame f.
+func (s *Sequence) Pos(f, i int) linalg.Vec3 { return s.Frames[f*s.N()+i].Vec3() }
+
+// AddFrame appends a frame, rounded to float32, to the last clip after
+// checking it has the rest pose's vertex count and coordinates finite in
+// float32. name (a file name, say) appears in errors and in FrameNames.
 func (s *Sequence) AddFrame(verts []linalg.Vec3, name string) error {
 	f := s.F() + 1
 	if len(verts) != s.N() {
@@ -67,8 +100,13 @@ func (s *Sequence) AddFrame(verts []linalg.Vec3, name string) error {
 		if !v.IsFinite() {
 			return fmt.Errorf("frame %d (%s): vertex %d has a non-finite coordinate %v", f, name, i+1, v)
 		}
+		if !v.Vec3f().IsFinite() {
+			return fmt.Errorf("frame %d (%s): vertex %d has a coordinate beyond float32's range %v", f, name, i+1, v)
+		}
 	}
-	s.Frames = append(s.Frames, verts...)
+	for _, v := range verts {
+		s.Frames = append(s.Frames, v.Vec3f())
+	}
 	s.FrameNames = append(s.FrameNames, name)
 	s.Clips[len(s.Clips)-1].End = s.F()
 	return nil
@@ -78,8 +116,10 @@ func (s *Sequence) AddFrame(verts []linalg.Vec3, name string) error {
 // them at frames[k*N:(k+1)*N]) to the last clip, after AddFrame's
 // checks. A sequence with no frames yet keeps the slice itself, not a
 // copy, so a loader fills one array in place and holds the positions
-// once; the caller must not change frames afterwards.
-func (s *Sequence) AddFrames(frames []linalg.Vec3, names []string) error {
+// once; the caller must not change frames afterwards. Frames filled in
+// place past Frames' length (within its capacity) are taken there, also
+// without a copy.
+func (s *Sequence) AddFrames(frames []linalg.Vec3f, names []string) error {
 	n := s.N()
 	if len(frames) != len(names)*n {
 		return fmt.Errorf("%d positions for %d frames of %d vertices", len(frames), len(names), n)
@@ -90,9 +130,12 @@ func (s *Sequence) AddFrames(frames []linalg.Vec3, names []string) error {
 			return fmt.Errorf("frame %d (%s): vertex %d has a non-finite coordinate %v", f0+k/n+1, names[k/n], k%n+1, v)
 		}
 	}
-	if len(s.Frames) == 0 {
+	switch l := len(s.Frames); {
+	case len(frames) > 0 && cap(s.Frames)-l >= len(frames) && &s.Frames[:l+1][l] == &frames[0]:
+		s.Frames = s.Frames[:l+len(frames)] // filled in place, past the length
+	case l == 0:
 		s.Frames = frames[:len(frames):len(frames)]
-	} else {
+	default:
 		s.Frames = append(s.Frames, frames...)
 	}
 	s.FrameNames = append(s.FrameNames, names...)

@@ -30,8 +30,8 @@ func TestAddFrameChecks(t *testing.T) {
 	if s.F() != 1 || s.Validate() != nil {
 		t.Fatalf("F=%d validate=%v", s.F(), s.Validate())
 	}
-	if got := s.Frame(0)[2]; got != (linalg.Vec3{0, 1, 1}) {
-		t.Fatalf("Frame(0)[2] = %v", got)
+	if got := s.Pos(0, 2); got != (linalg.Vec3{0, 1, 1}) {
+		t.Fatalf("Pos(0, 2) = %v", got)
 	}
 }
 

@@ -150,7 +150,7 @@ func (s *Server) getError(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	got := r.Frame(nil, c, f)
-	want := s.opt.Input.Frame(inputFrame(r, c, f))
+	want := s.opt.Input.FrameInto(nil, inputFrame(r, c, f))
 	scale := 100 / s.diagonal(r)
 	out := make([]float32, len(got))
 	for i := range got {
@@ -175,10 +175,10 @@ func (s *Server) getInput(w http.ResponseWriter, req *http.Request) {
 	writeFloats(w, flatten(s.opt.Input.Frame(inputFrame(r, c, f))))
 }
 
-func flatten(vs []linalg.Vec3) []float32 {
+func flatten(vs []linalg.Vec3f) []float32 {
 	out := make([]float32, 3*len(vs))
 	for i, v := range vs {
-		out[3*i], out[3*i+1], out[3*i+2] = float32(v[0]), float32(v[1]), float32(v[2])
+		copy(out[3*i:3*i+3], v[:])
 	}
 	return out
 }

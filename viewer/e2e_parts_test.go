@@ -98,7 +98,7 @@ func TestBrowserTwoParts(t *testing.T) {
 	shift := linalg.Vec3{0.1 * mesh.Diagonal(m.Verts), 0, 0}
 	for i := range in.Frames {
 		if upper[i%n] {
-			in.Frames[i] = in.Frames[i].Add(shift)
+			in.Frames[i] = in.Frames[i].Vec3().Add(shift).Vec3f()
 		}
 	}
 	// The part-local triangle numbers the page reports, as mesh triangles.

@@ -256,9 +256,10 @@ func TestStateAndGLB(t *testing.T) {
 	if math.Abs(st.Diagonal-in.Diagonal()) > 0 {
 		t.Errorf("diagonal %v, want %v", st.Diagonal, in.Diagonal())
 	}
-	// The rig replays its own animation: error at rounding level.
+	// The rig replays its own animation: error at the float32 frames'
+	// rounding level.
 	rep := st.Report
-	if rep.RMSE == nil || *rep.RMSE > 1e-9 || rep.Max == nil || len(rep.PerFrame) != 1 || len(rep.PerFrame[0]) != 6 || rep.WorstClip == nil {
+	if rep.RMSE == nil || *rep.RMSE > 1e-5 || rep.Max == nil || len(rep.PerFrame) != 1 || len(rep.PerFrame[0]) != 6 || rep.WorstClip == nil {
 		t.Errorf("report %+v", rep)
 	}
 	if rep.Bones != r.Skeleton.Len()-countIdle(r) {
@@ -350,7 +351,7 @@ func TestErrorAndInput(t *testing.T) {
 	for _, f := range []int{0, 3, 5} {
 		got := floats(t, ts.ok("GET", "/api/error?clip=0&frame="+itoa(f), "", 200))
 		posed := bad.Frame(nil, 0, f)
-		want := in.Frame(f)
+		want := in.FrameInto(nil, f)
 		if len(got) != len(want) {
 			t.Fatalf("frame %d: %d errors for %d vertices", f, len(got), len(want))
 		}
@@ -469,7 +470,7 @@ func TestTwoClips(t *testing.T) {
 	}
 	got := floats(t, ts.ok("GET", "/api/error?clip=1&frame=1", "", 200))
 	posed := spoilt.Frame(nil, 1, 1)
-	want := in.Frame(6 + 1)
+	want := in.FrameInto(nil, 6+1)
 	for i := range want {
 		e := 100 * posed[i].Dist(want[i]) / in.Diagonal()
 		if math.Abs(float64(got[i])-e) > 1e-6*max(1, e) {

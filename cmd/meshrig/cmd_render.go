@@ -170,7 +170,7 @@ func drawScene(sc *format.Scene, path string, o *renderOptions, opt render.Optio
 		return render.Rig(sc.Rig, clip, f, opt)
 	case clip >= 0:
 		s := sc.Sequence
-		return render.Mesh(s.Rest, s.Frame(s.Clips[clip].Start+f), nil, opt)
+		return render.Mesh(s.Rest, s.FrameInto(nil, s.Clips[clip].Start+f), nil, opt)
 	}
 	return render.Mesh(sc.Mesh, nil, nil, opt)
 }

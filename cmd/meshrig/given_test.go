@@ -358,7 +358,7 @@ func TestRigHelpers(t *testing.T) {
 	b.Reset()
 	frames := make([][]linalg.Vec3, s.F())
 	for f := range frames {
-		frames[f] = s.Frames[f*s.N() : (f+1)*s.N()]
+		frames[f] = s.FrameInto(nil, f)
 	}
 	if err := pc2.Write(&b, frames); err != nil {
 		t.Fatal(err)

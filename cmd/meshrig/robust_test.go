@@ -80,7 +80,7 @@ func newFixture(t *testing.T) fixture {
 	}
 	var frames [][]linalg.Vec3
 	for f := 0; f < in.Sequence.F(); f++ {
-		frames = append(frames, in.Sequence.Frame(f))
+		frames = append(frames, in.Sequence.FrameInto(nil, f))
 	}
 	var pc bytes.Buffer
 	if err := pc2.Write(&pc, frames); err != nil {

@@ -70,7 +70,7 @@ func (a *Archive) build(sc *Scene, picked []*candidate, fps float64, opt Options
 			s = seq.New(rest)
 			s.StartClip(name, fps)
 			// The budget was checked: grow once rather than by doubling.
-			s.Frames = make([]linalg.Vec3, 0, len(sc.Times)*n)
+			s.Frames = make([]linalg.Vec3f, 0, len(sc.Times)*n)
 			s.FrameNames = make([]string, 0, len(sc.Times))
 		}
 		if err := s.AddFrame(frame, fmt.Sprintf("%s@%.4gs", name, t)); err != nil {

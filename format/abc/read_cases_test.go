@@ -66,7 +66,7 @@ func TestCyclicFile(t *testing.T) {
 		t.Fatalf("%d frames at %v fps, times %v; want 4 at 2 fps, 0 to 1.5 s", sc.Sequence.F(), sc.Sequence.Clips[0].FPS, sc.Times)
 	}
 	for f := 0; f < 4; f++ {
-		if got := sc.Sequence.Frame(f)[0][2]; got != float64(f) {
+		if got := sc.Sequence.FrameInto(nil, f)[0][2]; got != float64(f) {
 			t.Errorf("frame %d: z %v, want %d", f, got, f)
 		}
 	}
@@ -86,7 +86,7 @@ func TestRepeatedSamples(t *testing.T) {
 		t.Fatalf("%d frames, want %d", sc.Sequence.F(), len(want))
 	}
 	for f, z := range want {
-		if got := sc.Sequence.Frame(f)[0][2]; got != z {
+		if got := sc.Sequence.FrameInto(nil, f)[0][2]; got != z {
 			t.Errorf("frame %d: z %v, want %v", f, got, z)
 		}
 	}
@@ -119,7 +119,7 @@ func TestSeveralMeshes(t *testing.T) {
 		t.Errorf("polygon 4 = %v, want the second mesh's first quad, offset by 8", got)
 	}
 	for f := 0; f < 2; f++ {
-		fr := s.Frame(f)
+		fr := s.FrameInto(nil, f)
 		if !near(fr[0], tinyVert(0).Add(linalg.Vec3{10, 0, float64(f)}), 1e-6) || !near(fr[8], tinyVert(0).Add(linalg.Vec3{0, 0, 5 + float64(f)}), 1e-6) {
 			t.Errorf("frame %d: first vertices %v and %v", f, fr[0], fr[8])
 		}
@@ -153,12 +153,12 @@ func TestInheritsOff(t *testing.T) {
 	inner.props[0].props[0].samples = [][]byte{{0}} // .inherits false
 	outer := xformObj("outer", 0, [][3]float64{{10, 0, 0}}, inner)
 	sc := readBytes(t, writeArchive([]TimeSampling{{Cycle: 1, Times: []float64{0}}}, "", []*tobj{outer}), Options{})
-	if got := sc.Sequence.Frame(0)[0]; !near(got, linalg.Vec3{1, 0, 0}, 1e-9) {
+	if got := sc.Sequence.FrameInto(nil, 0)[0]; !near(got, linalg.Vec3{1, 0, 0}, 1e-9) {
 		t.Errorf("vertex 1 at %v, want (1, 0, 0): the outer translation not inherited", got)
 	}
 	inner.props[0].props[0].samples = [][]byte{{1}}
 	sc = readBytes(t, writeArchive([]TimeSampling{{Cycle: 1, Times: []float64{0}}}, "", []*tobj{outer}), Options{})
-	if got := sc.Sequence.Frame(0)[0]; !near(got, linalg.Vec3{11, 0, 0}, 1e-9) {
+	if got := sc.Sequence.FrameInto(nil, 0)[0]; !near(got, linalg.Vec3{11, 0, 0}, 1e-9) {
 		t.Errorf("inheriting: vertex 1 at %v, want (11, 0, 0)", got)
 	}
 }
@@ -274,7 +274,7 @@ func TestMixedSamplings(t *testing.T) {
 	}
 	for f, tm := range sc.Times {
 		want := tinyVert(0).Add(linalg.Vec3{10 * tm, 12 * min(tm, 2.0/24), 0})
-		if got := s.Frame(f)[0]; !near(got, want, 1e-6) {
+		if got := s.FrameInto(nil, f)[0]; !near(got, want, 1e-6) {
 			t.Errorf("frame %d (%.4g s): vertex 1 at %v, want %v", f, tm, got, want)
 		}
 	}
@@ -289,7 +289,7 @@ func TestArrayVals(t *testing.T) {
 	vals := x.props[0].props[2]
 	vals.kind, vals.extent, vals.samples = Array, 1, [][]byte{f64s(0, 0, 7)}
 	sc := readBytes(t, writeArchive([]TimeSampling{{Cycle: 1, Times: []float64{0}}}, "", []*tobj{x}), Options{})
-	if got := sc.Sequence.Frame(0)[0]; !near(got, linalg.Vec3{0, 0, 7}, 1e-12) {
+	if got := sc.Sequence.FrameInto(nil, 0)[0]; !near(got, linalg.Vec3{0, 0, 7}, 1e-12) {
 		t.Errorf("vertex 1 at %v, want (0, 0, 7)", got)
 	}
 }

@@ -102,7 +102,7 @@ func TestTinyUniform(t *testing.T) {
 		if want := float64(f+1) / 24; math.Abs(sc.Times[f]-want) > 1e-12 {
 			t.Errorf("frame %d at %v s, want %v", f, sc.Times[f], want)
 		}
-		for v, p := range s.Frame(f) {
+		for v, p := range s.FrameInto(nil, f) {
 			want := tinyVert(v).Add(linalg.Vec3{float64(f), 0.5 * float64(f), 0})
 			if !near(p, want, 1e-6) {
 				t.Fatalf("frame %d vertex %d = %v, want %v", f, v, p, want)
@@ -155,7 +155,7 @@ func TestTinyAcyclic(t *testing.T) {
 		if math.Abs(sc.Times[f]-tm) > 1e-12 {
 			t.Errorf("frame %d at %v s, want %v", f, sc.Times[f], tm)
 		}
-		for v, p := range s.Frame(f) {
+		for v, p := range s.FrameInto(nil, f) {
 			if want := tinyVert(v).Add(linalg.Vec3{10 * tm, 0, 0}); !near(p, want, 1e-6) {
 				t.Fatalf("frame %d vertex %d = %v, want %v", f, v, p, want)
 			}
@@ -163,7 +163,7 @@ func TestTinyAcyclic(t *testing.T) {
 	}
 	// An asked rate resamples; --frames keeps a range.
 	sc = readBytes(t, tinyAcyclic(), Options{FPS: 20, Frames: format.FrameRange{First: 2, Last: 3}})
-	if sc.Sequence.F() != 2 || math.Abs(sc.Times[0]-0.05) > 1e-12 || !near(sc.Sequence.Frame(1)[0], linalg.Vec3{1, 0, 0}, 1e-6) {
+	if sc.Sequence.F() != 2 || math.Abs(sc.Times[0]-0.05) > 1e-12 || !near(sc.Sequence.FrameInto(nil, 1)[0], linalg.Vec3{1, 0, 0}, 1e-6) {
 		t.Errorf("at 20 fps frames 2:3: times %v, frame 3 vertex 1 %v; want 0.05, 0.1 and (1, 0, 0)", sc.Times, sc.Sequence.Frame(1)[0])
 	}
 }

@@ -86,7 +86,7 @@ func TestReadAssimpExport(t *testing.T) {
 		for f := 0; f < cl.Frames; f++ {
 			want := r.Frame(nil, c, f)
 			played := got.Frame(nil, c, f)
-			for i, p := range sc.Sequence.Frame(sq.Start + f) {
+			for i, p := range sc.Sequence.FrameInto(nil, sq.Start+f) {
 				worst = max(worst, p.Dist(want[of[i]])/d, played[i].Dist(want[of[i]])/d)
 			}
 		}

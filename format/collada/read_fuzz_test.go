@@ -184,7 +184,7 @@ func checkRead(t *testing.T, doc []byte) (*format.Scene, error) {
 			}
 			for f := 0; f < cl.Len() && !wide; f++ {
 				played := r.Frame(nil, c, f)
-				for i, p := range s.Frame(cl.Start + f) {
+				for i, p := range s.FrameInto(nil, cl.Start+f) {
 					if d := p.Dist(played[i]); !(d <= tol) {
 						t.Fatalf("clip %q frame %d vertex %d: read %v, the rig plays %v", cl.Name, f+1, i, p, played[i])
 					}

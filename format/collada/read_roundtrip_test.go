@@ -104,7 +104,7 @@ func TestReadRoundTrip(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if rep.MaxPercent > 1e-5 || played.MaxPercent > 1e-5 {
+				if rep.MaxPercent > 1e-4 || played.MaxPercent > 1e-4 { // float32 frames and file
 					t.Errorf("frames read are off by up to %.3g%% of d, the rig read plays them within %.3g%%", rep.MaxPercent, played.MaxPercent)
 				}
 			})
@@ -202,7 +202,7 @@ func TestReadAgreesWithGLTF(t *testing.T) {
 	}
 	worst := 0.0
 	for k, p := range c.Sequence.Frames {
-		worst = math.Max(worst, p.Dist(g.Sequence.Frames[k])/d)
+		worst = math.Max(worst, p.Vec3().Dist(g.Sequence.Frames[k].Vec3())/d)
 	}
 	if worst > 1e-5 {
 		t.Errorf("frames differ by up to %.3g·d", worst)
@@ -228,7 +228,7 @@ func TestReadOptions(t *testing.T) {
 		// of key times written with 9 digits).
 		d := mesh.Diagonal(r.Mesh.Verts)
 		for f := 0; f < 6; f++ {
-			a, b := s.Frame(11+2*f), whole.Sequence.Frame(6+f)
+			a, b := s.FrameInto(nil, 11+2*f), whole.Sequence.FrameInto(nil, 6+f)
 			for i := range a {
 				if a[i].Dist(b[i]) > 1e-7*d {
 					t.Fatalf("frame %d at 48 fps is not frame %d at 24", 2*f+1, f+1)

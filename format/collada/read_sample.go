@@ -79,7 +79,7 @@ func sample(ctx context.Context, p *parts, clips []clipDef, tms []timing) (*samp
 		total += tm.hi - tm.lo
 	}
 	out := &sampled{seq: seq.New(rest)}
-	out.seq.Frames = make([]linalg.Vec3, 0, total*n)
+	out.seq.Frames = make([]linalg.Vec3f, 0, total*n)
 	out.seq.FrameNames = make([]string, 0, total)
 	boxes := jointBoxes(rest.Verts, p.rig.Skin, nj)
 	tol := 1e-5 * (mesh.Diagonal(rest.Verts) + radius(rest.Verts))
@@ -107,7 +107,7 @@ func sample(ctx context.Context, p *parts, clips []clipDef, tms []timing) (*samp
 					for r := s.start[i]; r < s.start[i+1]; r++ {
 						v = v.Add(fm[sk.slot[s.joint[r]]].Apply(q).Scale(s.weight[r]))
 					}
-					verts[i] = v
+					verts[i] = v.Vec3f()
 				}
 			}
 		})
@@ -115,10 +115,14 @@ func sample(ctx context.Context, p *parts, clips []clipDef, tms []timing) (*samp
 			return nil, err
 		}
 		out.seq.StartClip(c.name, tm.fps)
-		for f := 0; f < m; f++ {
-			if err := out.seq.AddFrame(frames[f*n:(f+1)*n], fmt.Sprintf("%s@%.4gs", c.name, tm.at(tm.lo+f))); err != nil {
-				return nil, c.el.errorf("clip %q: %w", c.name, err)
-			}
+		names := make([]string, m)
+		for f := range names {
+			names[f] = fmt.Sprintf("%s@%.4gs", c.name, tm.at(tm.lo+f))
+		}
+		// frames lies past Frames' length: AddFrames checks them and
+		// appends them onto themselves.
+		if err := out.seq.AddFrames(frames, names); err != nil {
+			return nil, c.el.errorf("clip %q: %w", c.name, err)
 		}
 		cl := rig.ClipFromSkinMatrices(&sk.skel, c.name, tm.fps, m, mats)
 		if err := checkRigid(&sk.skel, &cl, mats, boxes, tol, tm); err != nil {

@@ -43,7 +43,7 @@ func TestBlenderFixture(t *testing.T) {
 	}
 	centre := func(f, lo, hi int) linalg.Vec3 {
 		var sum linalg.Vec3
-		for _, v := range sc.Sequence.Frame(f)[lo:hi] {
+		for _, v := range sc.Sequence.FrameInto(nil, f)[lo:hi] {
 			sum = sum.Add(v)
 		}
 		return sum.Scale(1 / float64(hi-lo))

@@ -58,7 +58,7 @@ func TestReadBlenderExport(t *testing.T) {
 			}
 			var sum float64
 			for f := 0; f < b.F(); f++ {
-				fa, fg := a.Frame(f), b.Frame(f)
+				fa, fg := a.FrameInto(nil, f), b.FrameInto(nil, f)
 				for i := range fg {
 					sum += fa[i].Scale(0.01).Sub(fg[i]).Norm2()
 				}

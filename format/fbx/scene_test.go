@@ -39,16 +39,16 @@ func TestTinyRigKnownAnswer(t *testing.T) {
 			}
 			// The arm turns 90° about Z around (1,0,0): (2,0,0) → (1,1,0),
 			// (2,1,0) → (0,1,0); the shared vertex 1 sits on the pivot.
-			last := s.Frame(30)
+			last := s.FrameInto(nil, 30)
 			want := []linalg.Vec3{{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 1, 0}}
 			for i := range want {
-				if last[i].Dist(want[i]) > 1e-12 {
+				if last[i].Dist(want[i]) > 1e-6 { // float32 frames
 					t.Errorf("v%d frame 31 vertex %d = %v, want %v", v, i, last[i], want[i])
 				}
 			}
 			// Linear keys: 45° at frame 16.
 			h := math.Sqrt2 / 2
-			if got := s.Frame(15)[2]; got.Dist(linalg.Vec3{1 + h, h, 0}) > 1e-12 {
+			if got := s.FrameInto(nil, 15)[2]; got.Dist(linalg.Vec3{1 + h, h, 0}) > 1e-6 { // float32 frames
 				t.Errorf("frame 16 vertex 2 = %v, want (1+√½, √½, 0)", got)
 			}
 			r := sc.Rig
@@ -66,7 +66,7 @@ func TestTinyRigKnownAnswer(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if rep.MaxPercent > 1e-9 {
+			if rep.MaxPercent > 1e-5 { // the playback's float32 rounding
 				t.Errorf("the rig replays the file's playback with Max%% %v", rep.MaxPercent)
 			}
 			if !r.Skeletal() {
@@ -88,7 +88,7 @@ func TestTinyRigOptions(t *testing.T) {
 		t.Errorf("at 2.5 fps: %d frames at %v fps, want 4 at 3", sc.Sequence.F(), sc.Sequence.Clips[0].FPS)
 	}
 	sc = readTiny(t, tinyRig(7400), 0, format.SceneOptions{Frames: format.FrameRange{First: 31, Last: 40}})
-	if sc.Sequence.F() != 1 || sc.Sequence.Frame(0)[2].Dist(linalg.Vec3{1, 1, 0}) > 1e-12 {
+	if sc.Sequence.F() != 1 || sc.Sequence.FrameInto(nil, 0)[2].Dist(linalg.Vec3{1, 1, 0}) > 1e-12 {
 		t.Errorf("frames 31: %d frames", sc.Sequence.F())
 	}
 	fsys := fstest.MapFS{"tiny.fbx": {Data: encode(tinyRig(7400), 0)}}

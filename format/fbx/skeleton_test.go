@@ -69,7 +69,7 @@ func TestTinySkeletonWithoutSkin(t *testing.T) {
 		t.Errorf("the still hip moves (0,1,0) to %v", got)
 	}
 	// The unskinned mesh itself stays in place.
-	if got := sc.Sequence.Frame(30)[2]; got.Dist(linalg.Vec3{2, 0, 0}) > 1e-12 {
+	if got := sc.Sequence.FrameInto(nil, 30)[2]; got.Dist(linalg.Vec3{2, 0, 0}) > 1e-12 {
 		t.Errorf("unskinned vertex 2 moved to %v", got)
 	}
 }

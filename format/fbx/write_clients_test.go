@@ -93,7 +93,7 @@ func playbackDiff(t *testing.T, r *rig.Rig, dir, name string, scale float64) flo
 	}
 	var sum float64
 	for f := 0; f < want.F(); f++ {
-		a, b := want.Frame(f), got.Frame(f)
+		a, b := want.FrameInto(nil, f), got.FrameInto(nil, f)
 		for k := range b {
 			sum += a[src[k]].Sub(b[k].Scale(1 / scale)).Norm2()
 		}
@@ -235,7 +235,7 @@ func TestWriteBlender(t *testing.T) {
 		if len(got) != want.N() {
 			t.Fatalf("frame %d: Blender has %d vertices, we %d", f, len(got), want.N())
 		}
-		for i, v := range want.Frame(f) {
+		for i, v := range want.FrameInto(nil, f) {
 			g := linalg.Vec3{got[i][0], got[i][2], -got[i][1]}.Scale(100)
 			sum += g.Sub(v).Norm2()
 			n++

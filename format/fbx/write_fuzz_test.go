@@ -136,7 +136,7 @@ func FuzzWriteRoundTrip(f *testing.F) {
 			var want []linalg.Vec3
 			for fr := 0; fr < r.Clips[c].Frames; fr++ {
 				want = r.Frame(want, c, fr)
-				for i, v := range sc.Sequence.Frame(at) {
+				for i, v := range sc.Sequence.FrameInto(nil, at) {
 					// float32 keys: angles to ~1e-5°, positions to ~1e-7 of scale,
 					// through chains of up to five joints.
 					if d := v.Dist(want[i]); d > 1e-4*scale*float64(r.Skeleton.Len()) {

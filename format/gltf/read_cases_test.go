@@ -127,12 +127,12 @@ func TestMorphTwoPrimitivesExternalBuffer(t *testing.T) {
 		t.Error("a morph animation has no skeletal ground truth")
 	}
 	// At t=0.5: weight 0.5 lifts the second triangle by 0.5; STEP keeps x.
-	got := s.Frame(1)[3]
+	got := s.FrameInto(nil, 1)[3]
 	if want := (linalg.Vec3{2, 0, 0.5}); got.Dist(want) > 1e-6 {
 		t.Errorf("t=0.5: vertex 4 at %v, want %v", got, want)
 	}
 	// At t=1 the STEP translation has switched to 10.
-	if got := s.Frame(2)[0]; got.Dist(linalg.Vec3{10, 0, 0}) > 1e-6 {
+	if got := s.FrameInto(nil, 2)[0]; got.Dist(linalg.Vec3{10, 0, 0}) > 1e-6 {
 		t.Errorf("t=1: vertex 1 at %v, want (10,0,0)", got)
 	}
 }
@@ -230,7 +230,7 @@ func TestSparseAndNormalizedSkin(t *testing.T) {
 	}
 	// Frame 2 (t=1): joint b turned 90° about z around (1,0,0): vertex 3
 	// (0,1,0), fully on b, goes to (0,-1,0)+(1,0,0)... = (1-1, -1+0)…
-	v := sc.Sequence.Frame(1)[2]
+	v := sc.Sequence.FrameInto(nil, 1)[2]
 	want := linalg.QuatFromAxisAngle(linalg.Vec3{0, 0, 1}, math.Pi/2).Rotate(linalg.Vec3{-1, 1, 0}).Add(linalg.Vec3{1, 0, 0})
 	if v.Dist(want) > 1e-6 {
 		t.Errorf("skinned vertex at %v, want %v", v, want)
@@ -327,7 +327,7 @@ func TestCubicSplineFile(t *testing.T) {
 	}
 	for f := 0; f < s.F(); f++ {
 		tm := float64(f) / 2
-		if got := s.Frame(f)[0]; got.Dist(linalg.Vec3{tm * tm, 0, 0}) > 1e-6 {
+		if got := s.FrameInto(nil, f)[0]; got.Dist(linalg.Vec3{tm * tm, 0, 0}) > 1e-6 {
 			t.Errorf("t=%v: vertex 1 at %v, want (%v,0,0)", tm, got, tm*tm)
 		}
 	}

@@ -164,7 +164,7 @@ func TestTwoSkinsShareJoints(t *testing.T) {
 		v    int
 		want linalg.Vec3
 	}{{4, linalg.Vec3{1, 2, 0}}, {7, linalg.Vec3{1, 3, 0}}, {0, linalg.Vec3{0, 1, 0}}} {
-		if got := s.Frame(1)[c.v]; got.Dist(c.want) > 1e-6 {
+		if got := s.FrameInto(nil, 1)[c.v]; got.Dist(c.want) > 1e-6 {
 			t.Errorf("t=1: vertex %d at %v, want %v", c.v, got, c.want)
 		}
 	}
@@ -213,7 +213,7 @@ func TestUnskinnedProps(t *testing.T) {
 		if got := sc.Mesh.Verts[9]; got != (linalg.Vec3{1, 1, 0}) {
 			t.Errorf("prop rests at %v, want (1,1,0)", got)
 		}
-		if got := sc.Sequence.Frame(1)[9]; got.Dist(linalg.Vec3{0, 1, 0}) > 1e-6 {
+		if got := sc.Sequence.FrameInto(nil, 1)[9]; got.Dist(linalg.Vec3{0, 1, 0}) > 1e-6 {
 			t.Errorf("prop at t=1: %v, want (0,1,0)", got)
 		}
 		replays(t, sc)
@@ -240,7 +240,7 @@ func TestUnskinnedProps(t *testing.T) {
 // the rig keeps the four largest and hangs the forest under a still root.
 func TestMoreThanFourInfluences(t *testing.T) {
 	sc := readMap(t, wideScene(t), format.SceneOptions{})
-	if got := sc.Sequence.Frame(1)[0]; math.Abs(got[0]-2.7) > 1e-6 {
+	if got := sc.Sequence.FrameInto(nil, 1)[0]; math.Abs(got[0]-2.7) > 1e-6 {
 		t.Errorf("vertex 0 at t=1: %v, want x = 0.3·1+0.2·2+0.2·3+0.1·4+0.2·5 = 2.7", got)
 	}
 	r := sc.Rig

@@ -197,9 +197,9 @@ func sample(ctx context.Context, ev *evaluator, rest *mesh.Mesh, clips []clip, t
 		total += tm.hi - tm.lo
 	}
 	s = seq.New(rest)
-	// Frames are evaluated in place, past the slice's length: AddFrame then
-	// appends each onto itself, checking it without a second copy.
-	s.Frames = make([]linalg.Vec3, 0, total*n)
+	// Frames are evaluated in place, past the slice's length: AddFrames
+	// then appends them onto themselves, checking them without a copy.
+	s.Frames = make([]linalg.Vec3f, 0, total*n)
 	s.FrameNames = make([]string, 0, total)
 	for ci := range clips {
 		c, tm := &clips[ci], &tms[ci]
@@ -215,26 +215,31 @@ func sample(ctx context.Context, ev *evaluator, rest *mesh.Mesh, clips []clip, t
 			mats, kept = make([]linalg.Affine, m*nj), make([]bool, m)
 		}
 		par.For(m, 1, func(lo, hi int) {
+			verts := make([]linalg.Vec3, n) // evaluated in float64, stored rounded
 			for f := lo; f < hi && ctx.Err() == nil; f++ {
-				verts := frames[f*n : (f+1)*n]
 				global := ev.frame(c, tm.at(tm.lo+f), verts)
 				if truth != nil {
 					fm := mats[f*nj : (f+1)*nj]
 					truth.frameMats(global, fm)
 					kept[f] = truth.reproduces(fm, verts)
 				}
+				for i, v := range verts {
+					frames[f*n+i] = v.Vec3f()
+				}
 			}
 		})
 		if err := ctx.Err(); err != nil {
 			return nil, false, err
 		}
-		for f := 0; f < m; f++ {
-			if err := s.AddFrame(frames[f*n:(f+1)*n], fmt.Sprintf("%s@%.4gs", c.name, tm.at(tm.lo+f))); err != nil {
-				return nil, false, err
-			}
+		names := make([]string, m)
+		for f := range names {
+			names[f] = fmt.Sprintf("%s@%.4gs", c.name, tm.at(tm.lo+f))
 			if truth != nil && !kept[f] {
 				truth = nil
 			}
+		}
+		if err := s.AddFrames(frames, names); err != nil {
+			return nil, false, err
 		}
 		if truth != nil {
 			truth.addClip(c.name, tm.fps, m, mats)

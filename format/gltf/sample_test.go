@@ -64,7 +64,7 @@ func TestLongClipNotCut(t *testing.T) {
 		t.Fatalf("%d frames, want %d", s.F(), 3*fps+1)
 	}
 	// p(t) = (t², 0, 0): the last frame is at t = 3 s.
-	if got := s.Frame(s.F() - 1)[0]; got.Dist(linalg.Vec3{9, 0, 0}) > 1e-6 {
+	if got := s.FrameInto(nil, s.F()-1)[0]; got.Dist(linalg.Vec3{9, 0, 0}) > 1e-6 {
 		t.Errorf("last frame: vertex 1 at %v, want (9,0,0)", got)
 	}
 }
@@ -160,7 +160,7 @@ func TestMegahertzKeys(t *testing.T) {
 		t.Fatalf("%d frames at %v fps, want 4 at 10⁶", s.F(), s.Clips[0].FPS)
 	}
 	for f := 0; f < 4; f++ {
-		if x := s.Frame(f)[0][0]; math.Abs(x-float64(f)) > 1e-6 {
+		if x := s.FrameInto(nil, f)[0][0]; math.Abs(x-float64(f)) > 1e-6 {
 			t.Errorf("frame %d at x=%v, want %d", f+1, x, f)
 		}
 	}
@@ -261,15 +261,15 @@ func TestSamplingSpansKeys(t *testing.T) {
 				at    float64
 			}{{0, 0}, {tc.n, end}} {
 				want := poseAt(t, fsys, "a.gltf", "bend", k.at)
-				for i, v := range s.Frame(k.frame) {
-					if v != want[i] {
+				for i, v := range s.FrameInto(nil, k.frame) {
+					if v != want[i].Vec3f().Vec3() { // frames hold float32
 						t.Fatalf("frame %d vertex %d at %v, want %v: the pose at the key, %v s", k.frame+1, i+1, v, want[i], k.at)
 					}
 				}
 			}
 			// Frame f plays at f/rate: the tip (strip vertex 5) follows.
 			for f := 0; f <= tc.n; f++ {
-				if got, want := s.Frame(f)[4], armTip(float64(f)/c.FPS, end); got.Dist(want) > 1e-6 {
+				if got, want := s.FrameInto(nil, f)[4], armTip(float64(f)/c.FPS, end); got.Dist(want) > 1e-6 {
 					t.Errorf("frame %d: tip at %v, want %v (t = %v s)", f+1, got, want, float64(f)/c.FPS)
 				}
 			}

@@ -197,7 +197,7 @@ func replay(t *testing.T, g groundTruth, want bounds) {
 	truth := g.given
 	if truth == nil {
 		truth = exact // the transforms are all the data has
-	} else if e := maxDist(exact.Frames, truth.Frames); e > 1e-4*d {
+	} else if e := maxDist(exact.Frames64(), truth.Frames64()); e > 1e-4*d {
 		t.Errorf("%s: libigl LBS with the given weights and transforms is %.3g·d from the given poses", g.name, e/d)
 	} else {
 		t.Logf("%s: libigl LBS reproduces the %d given poses within %.2g·d", g.name, truth.F(), e/d)
@@ -233,7 +233,7 @@ func replay(t *testing.T, g groundTruth, want bounds) {
 	for f := range g.frames {
 		ours = append(ours, r.Frame(nil, 0, f)...)
 	}
-	if e := maxDist(ours, capped.Frames); e > 1e-5*d {
+	if e := maxDist(ours, capped.Frames64()); e > 1e-5*d {
 		t.Errorf("%s: the joint-rotation clip moves vertices %.3g·d from LBS with the transforms it came from", g.name, e/d)
 	}
 	rep, err := metric.Compare(truth, r)

@@ -22,7 +22,7 @@ func FuzzRead(f *testing.F) {
 		if n < 0 || n > 1000 {
 			return
 		}
-		fr, fps, err := Read(bytes.NewReader(data), n)
+		fr, fps, err := readSplit(bytes.NewReader(data), n)
 		if err != nil {
 			return
 		}
@@ -36,7 +36,7 @@ func FuzzRead(f *testing.F) {
 		if err := Write(&buf, fr, 30); err != nil {
 			t.Fatal(err)
 		}
-		back, _, err := Read(&buf, n)
+		back, _, err := readSplit(&buf, n)
 		if err != nil {
 			t.Fatal(err)
 		}

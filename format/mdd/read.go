@@ -18,14 +18,14 @@ func init() {
 // count is refused before anything is allocated for it.
 const maxBytes = 1 << 31
 
-// Read reads an MDD cache whose rest mesh has n vertices: one slice of n
-// points per frame, and the frame rate when the times are evenly spaced
+// Read reads an MDD cache whose rest mesh has n vertices: F·n points,
+// frame f's at [f*n, (f+1)*n), as the file holds them (float32), and the frame rate when the times are evenly spaced
 // and increasing (0 otherwise: the file has no usable rate, and
 // format.Load then uses 30 fps). Errors are *format.ParseError with the
 // byte offset: a short file wraps format.ErrTruncated and names the
 // frame, a point count other than n names both counts, a non-finite
 // coordinate names the frame and the point.
-func Read(r io.Reader, n int) ([][]linalg.Vec3, float64, error) {
+func Read(r io.Reader, n int) ([]linalg.Vec3f, float64, error) {
 	var hdr [2]int32
 	if err := binary.Read(r, binary.BigEndian, &hdr); err != nil {
 		return nil, 0, &format.ParseError{Offset: 0, Err: fmt.Errorf("8-byte header: %w", format.Truncated(err))}

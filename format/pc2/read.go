@@ -35,13 +35,13 @@ type header struct {
 	Samples    int32
 }
 
-// Read reads a PC2 cache whose rest mesh has n vertices: one slice of n
-// points per sample, and the samples per second (30 / sample rate; 0 when
+// Read reads a PC2 cache whose rest mesh has n vertices: F·n points,
+// sample f's at [f*n, (f+1)*n), as the file holds them (float32), and the samples per second (30 / sample rate; 0 when
 // the rate is not a positive finite number). Errors are *format.ParseError
 // with the byte offset: a short file wraps format.ErrTruncated and names
 // the sample, a point count other than n names both counts, a
 // non-finite coordinate names the sample and the point.
-func Read(r io.Reader, n int) ([][]linalg.Vec3, float64, error) {
+func Read(r io.Reader, n int) ([]linalg.Vec3f, float64, error) {
 	var h header
 	if err := binary.Read(r, binary.LittleEndian, &h); err != nil {
 		return nil, 0, &format.ParseError{Offset: 0, Err: fmt.Errorf("%d-byte header: %w", headerSize, format.Truncated(err))}

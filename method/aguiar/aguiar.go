@@ -66,7 +66,7 @@ type problem struct {
 
 func newProblem(s *seq.Sequence) (*problem, error) {
 	us := method.NewUnitSphere(s.Rest.Verts)
-	full := &skinning.Model{N: s.N(), F: s.F(), Rest: us.To(nil, s.Rest.Verts), Frames: us.To(nil, s.Frames)}
+	full := &skinning.Model{N: s.N(), F: s.F(), Rest: us.To(nil, s.Rest.Verts), Frames: us.ToFrames(nil, s.Frames)}
 	w := weld.Weld(full.Rest, full.Frames, s.Rest.Tris, s.F(), weld.Tolerance, weld.Tear)
 	if len(w.Tris) == 0 {
 		return nil, fmt.Errorf("every face of the mesh is degenerate")

@@ -20,7 +20,7 @@ import (
 func tubeModel(t *testing.T, frames int) (*skinning.Model, [][3]int, skinning.Hierarchy, []linalg.Vec3) {
 	tube := testrig.Tube(t, frames, linalg.Vec3{})
 	s := testrig.Play(t, tube)
-	m := &skinning.Model{N: s.N(), F: s.F(), Rest: s.Rest.Verts, Frames: s.Frames, B: 3}
+	m := &skinning.Model{N: s.N(), F: s.F(), Rest: s.Rest.Verts, Frames: s.Frames64(), B: 3}
 	for f := 0; f < m.F; f++ {
 		m.M = append(m.M, tube.Skeleton.SkinMatrices(tube.Skeleton.Pose(&tube.Clips[0], f, nil), nil)...)
 	}
@@ -109,7 +109,7 @@ func TestBadInput(t *testing.T) {
 	noFaces.Rest.Tris = nil
 	flat := *tube
 	flat.Rest = tube.Rest.WithVerts(make([]linalg.Vec3, tube.N()))
-	flat.Frames = make([]linalg.Vec3, len(tube.Frames))
+	flat.Frames = make([]linalg.Vec3f, len(tube.Frames))
 	noFrames := *tube
 	noFrames.Frames = nil
 	noFrames.Clips = nil

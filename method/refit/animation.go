@@ -51,7 +51,7 @@ func Animation(ctx context.Context, r *rig.Rig, s *seq.Sequence, o Options) (*ri
 	var rep Report
 	us := method.NewUnitSphere(r.Mesh.Verts)
 	nj := r.Skeleton.Len()
-	p := &skinning.Model{N: s.N(), F: s.F(), Rest: us.To(nil, r.Mesh.Verts), Frames: us.To(nil, s.Frames), B: nj}
+	p := &skinning.Model{N: s.N(), F: s.F(), Rest: us.To(nil, r.Mesh.Verts), Frames: us.ToFrames(nil, s.Frames), B: nj}
 	heads := us.To(nil, metricHeads(&r.Skeleton))
 	near := nearestBones(p.Rest, &r.Skeleton, heads, nil, 0)
 

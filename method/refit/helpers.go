@@ -144,7 +144,7 @@ func addHelpers(ctx context.Context, r *rig.Rig, s *seq.Sequence, o Options, kee
 type helperState struct {
 	n, f, nb  int // vertices, frames, body joints
 	rest      []linalg.Vec3
-	frames    []linalg.Vec3 // s's positions, f·n+i
+	frames    []linalg.Vec3f // s's positions, f·n+i
 	sk        rig.Skeleton
 	skin      rig.Skin
 	rot       []linalg.Quat // local rotation, f·J+j
@@ -186,7 +186,7 @@ func (hs *helperState) sse() float64 {
 			rig.Deform(out, hs.rest, hs.skin, mats)
 			var e float64
 			for i, p := range out {
-				e += p.Sub(hs.frames[f*hs.n+i]).Norm2()
+				e += p.Sub(hs.frames[f*hs.n+i].Vec3()).Norm2()
 			}
 			per[f] = e
 		}
@@ -219,7 +219,7 @@ func (hs *helperState) cluster(k int, diag float64) ([][]int, error) {
 			pose, mats = hs.skinMats(fs[a], pose, mats)
 			rig.Deform(out, hs.rest, hs.skin, mats)
 			for i := range out {
-				e := hs.frames[fs[a]*hs.n+i].Sub(out[i])
+				e := hs.frames[fs[a]*hs.n+i].Vec3().Sub(out[i])
 				l := pose[dom[i]].M.T().MulVec(e)
 				copy(feat[(i*len(fs)+a)*3:], l[:])
 			}
@@ -232,7 +232,9 @@ func (hs *helperState) cluster(k int, diag float64) ([][]int, error) {
 		}
 		totalE += energy[i]
 	}
-	if totalE == 0 {
+	// Exactly, but for the float32 rounding of the frames (1e-6·d per
+	// coordinate at most, for points within a few d of the origin).
+	if tiny := 1e-6 * diag; totalE <= float64(len(feat))*tiny*tiny {
 		return nil, fmt.Errorf("refit: the body rig replays the animation exactly: no error for helpers to take")
 	}
 	order := make([]int, hs.n)
@@ -463,7 +465,7 @@ func (hs *helperState) startHelpers(clusters [][]int) {
 				b := make([]linalg.Vec3, len(members))
 				s := make([]float64, len(members))
 				for m, i := range members {
-					a[m], b[m], s[m] = hs.rest[i].Sub(head), hs.frames[f*hs.n+i], 1
+					a[m], b[m], s[m] = hs.rest[i].Sub(head), hs.frames[f*hs.n+i].Vec3(), 1
 				}
 				hs.setGlobal(f, j, pose, a, b, s)
 			}
@@ -573,7 +575,7 @@ func (hs *helperState) fitMotion() {
 							other = other.Add(mats[jk].Apply(x).Scale(w))
 						}
 					}
-					a, b, s = append(a, ai), append(b, hs.frames[f*hs.n+i].Sub(other)), append(s, si)
+					a, b, s = append(a, ai), append(b, hs.frames[f*hs.n+i].Vec3().Sub(other)), append(s, si)
 				}
 				hs.setGlobal(f, j, pose, a, b, s)
 			}
@@ -654,7 +656,7 @@ func (hs *helperState) solveVertex(i int, mats []linalg.Affine, maxInf int) rig.
 		for c := 0; c < n; c++ {
 			y[c] = mats[f*J+int(cand[c])].Apply(x)
 		}
-		v := hs.frames[f*hs.n+i]
+		v := hs.frames[f*hs.n+i].Vec3()
 		for a := 0; a < n; a++ {
 			h[a] += y[a].Dot(v)
 			for b := 0; b < n; b++ {

@@ -36,7 +36,7 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 	if len(s.Rest.Tris) == 0 {
 		return nil, fmt.Errorf("the mesh has no faces to cluster")
 	}
-	full := &skinning.Model{N: s.N(), F: s.F(), Rest: us.To(nil, s.Rest.Verts), Frames: us.To(nil, s.Frames)}
+	full := &skinning.Model{N: s.N(), F: s.F(), Rest: us.To(nil, s.Rest.Verts), Frames: us.ToFrames(nil, s.Frames)}
 	// m and rest are the welded model and mesh every step works on; the
 	// rig is carried to the input's vertices (full) at the end.
 	m, rest, w := skinning.WeldSeams(s, full)

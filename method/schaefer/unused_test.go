@@ -17,7 +17,7 @@ import (
 func TestDropUnused(t *testing.T) {
 	s := testrig.Play(t, testrig.Tube(t, 8, linalg.Vec3{}))
 	us := method.NewUnitSphere(s.Rest.Verts)
-	m := &skinning.Model{N: s.N(), F: s.F(), Rest: us.To(nil, s.Rest.Verts), Frames: us.To(nil, s.Frames), Top: mesh.NewTopology(s.Rest)}
+	m := &skinning.Model{N: s.N(), F: s.F(), Rest: us.To(nil, s.Rest.Verts), Frames: us.ToFrames(nil, s.Frames), Top: mesh.NewTopology(s.Rest)}
 	label := make([]int32, m.N)
 	for i, p := range m.Rest {
 		if p[0] > 0 {

@@ -41,15 +41,15 @@ type Model struct {
 // frame f is pos[f*n+of[i]] (pos[f*n+i] when of is nil), mapped into the
 // unit sphere by us when read.
 type frameSource struct {
-	pos []linalg.Vec3
+	pos []linalg.Vec3f
 	n   int
 	of  []int32
 	us  method.UnitSphere
 }
 
 // View returns the model of s's vertices in the unit sphere us without
-// copying s's frames: they are mapped when read (the same numbers a copy
-// made by us.To holds), which saves 24 bytes per vertex and frame. s
+// copying s's frames: they are mapped when read (the same numbers us.To
+// gives for s.FrameInto), which saves 24 bytes per vertex and frame. s
 // must not change while the model is in use; Frames stays nil.
 func View(s *seq.Sequence, us method.UnitSphere) *Model {
 	return &Model{N: s.N(), F: s.F(), Rest: us.To(nil, s.Rest.Verts), src: &frameSource{pos: s.Frames, n: s.N(), us: us}}
@@ -64,7 +64,7 @@ func (p *Model) Pos(f, i int) linalg.Vec3 {
 	if src.of != nil {
 		i = int(src.of[i])
 	}
-	return src.pos[f*src.n+i].Sub(src.us.Center).Scale(src.us.Scale)
+	return src.pos[f*src.n+i].Vec3().Sub(src.us.Center).Scale(src.us.Scale)
 }
 
 // FrameInto returns the N positions of frame f: a view into Frames, or,
@@ -83,11 +83,11 @@ func (p *Model) FrameInto(dst []linalg.Vec3, f int) []linalg.Vec3 {
 	c, sc := src.us.Center, src.us.Scale
 	if src.of == nil {
 		for i := range dst {
-			dst[i] = fr[i].Sub(c).Scale(sc)
+			dst[i] = fr[i].Vec3().Sub(c).Scale(sc)
 		}
 	} else {
 		for i, k := range src.of {
-			dst[i] = fr[k].Sub(c).Scale(sc)
+			dst[i] = fr[k].Vec3().Sub(c).Scale(sc)
 		}
 	}
 	return dst

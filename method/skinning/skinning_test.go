@@ -19,7 +19,7 @@ import (
 func tubeModel(t *testing.T, offset float64) (*Model, Hierarchy, *seq.Sequence) {
 	r := testrig.Tube(t, 12, linalg.Vec3{})
 	s := testrig.Play(t, r)
-	m := &Model{N: s.N(), F: s.F(), Rest: s.Rest.Verts, Frames: s.Frames, Top: mesh.NewTopology(s.Rest), B: 3}
+	m := &Model{N: s.N(), F: s.F(), Rest: s.Rest.Verts, Frames: s.Frames64(), Top: mesh.NewTopology(s.Rest), B: 3}
 	m.WB = make([]int32, m.N*MaxK)
 	m.WW = make([]float64, m.N*MaxK)
 	for i, in := range r.Skin {
@@ -64,7 +64,7 @@ func rmse(t *testing.T, m *Model, h Hierarchy, s *seq.Sequence) float64 {
 func TestExactSkeletonReproduces(t *testing.T) {
 	m, h, s := tubeModel(t, 0)
 	m.Constrain(h)
-	if e := rmse(t, m, h, s); e > 1e-9 {
+	if e := rmse(t, m, h, s); e > 1e-5 { // float32 frames: their rounding
 		t.Fatalf("RMSE%% %.3g with the true skeleton", e)
 	}
 }

@@ -142,6 +142,7 @@ func sweeps(ctx context.Context, r *rig.Rig, s *seq.Sequence, frames []frameRef,
 		}
 		par.For(total, 1, func(lo, hi int) {
 			sc := fr.scratch()
+			var pos []linalg.Vec3
 			for g := lo; g < hi; g++ {
 				c, f := frames[g].clip, frames[g].frame
 				cl := &out.Clips[c]
@@ -150,9 +151,10 @@ func sweeps(ctx context.Context, r *rig.Rig, s *seq.Sequence, frames []frameRef,
 					trans: cl.Translation[f*nj : (f+1)*nj],
 					scale: cl.Scale[f*nj : (f+1)*nj],
 				}
-				fr.sweep(st, s.Frame(g), sc)
+				pos = s.FrameInto(pos, g)
+				fr.sweep(st, pos, sc)
 				if !opt.Uniform && round == rounds-1 {
-					fr.polish(st, s.Frame(g), sc, polishIters)
+					fr.polish(st, pos, sc, polishIters)
 				}
 			}
 		})

@@ -75,7 +75,7 @@ func TestFitKeepsTruth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep.RMSEPercent > 1e-6 {
+	if rep.RMSEPercent > 1e-5 { // float32 frames: their rounding
 		t.Errorf("RMSE%% %.3g from the true motion", rep.RMSEPercent)
 	}
 }

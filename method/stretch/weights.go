@@ -45,7 +45,7 @@ func fitWeights(r *rig.Rig, s *seq.Sequence, maxInf int) rig.Skin {
 			}
 			yy := 0.0
 			for f := 0; f < nf; f++ {
-				y := s.Frames[f*len(r.Skin)+i]
+				y := s.Frames[f*len(r.Skin)+i].Vec3()
 				yy += y.Dot(y)
 				for a, j := range cand {
 					p[a] = mats[f*nj+int(j)].Apply(rp)

@@ -29,7 +29,7 @@ func TestSeeds(t *testing.T) {
 		}
 		moved := 0.0
 		for f := 0; f < s.F(); f++ {
-			for i, v := range s.Frame(f) {
+			for i, v := range s.FrameInto(nil, f) {
 				moved = max(moved, v.Dist(m.Verts[i]))
 			}
 		}
