@@ -16,6 +16,7 @@ import (
 	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/method"
 	"github.com/meshrig/meshrig/method/registry"
+	"github.com/meshrig/meshrig/method/skeletonshape"
 	"github.com/meshrig/meshrig/method/skinweights"
 	"github.com/meshrig/meshrig/method/static"
 	"github.com/meshrig/meshrig/metric"
@@ -31,6 +32,7 @@ type skeletonizeOptions struct {
 	voxelSize float64
 	detail    bool
 	noSym     bool
+	template  string
 	maxInf    int
 	collada   string
 	truth     string
@@ -71,7 +73,10 @@ the skeleton: symmetric about the mesh's mirror plane when it has one (a note
 gives the plane and its residual; --no-symmetry keeps it as found), rooted at
 the torso, no joint with more than three children, detail branches (ears,
 horns, bumps) folded into their parent unless --detail, and --joints joints
-when asked.
+when asked. A skeleton with a biped or quadruped layout has its joints named
+(hips, spine, chest, neck, head, thigh.L, …) and its root at the hips;
+--template biped|quadruped asks for that layout, one joint per part fitted to
+the skeleton found, and fails saying why when the mesh does not fit it.
 Weights: heat (bone heat diffusion, the default), geodesic (inverse geodesic
 distance to the 4 nearest joints), distance (Liu et al.'s formula over the 4
 nearest joints) and rigid (the nearest bone's joint only).
@@ -93,6 +98,7 @@ bounding-box diagonal.`,
 	f.StringVar(&o.method, "method", staticMethods[0], "skeleton method: "+methodList(registry.Statics()))
 	f.StringVar(&o.weights, "weights", string(skinweights.Heat), "skin weights: heat, geodesic, distance or rigid")
 	o.addShapeFlags(f, "")
+	f.StringVar(&o.template, "template", "", "skeleton layout to fit: biped or quadruped (named joints, one per part; fails when the mesh does not fit)")
 	f.IntVar(&o.maxInf, "max-influences", 4, "most joints per vertex (1–4)")
 	f.StringVar(&o.collada, "collada", "", "Collada version for .dae output: 1.4.1 (default) or 1.5")
 	f.StringVar(&o.truth, "truth", "", "ground-truth skeleton for joint error%: a libigl .tgf or a glTF rig")
@@ -157,6 +163,17 @@ func (o *skeletonizeOptions) check() error {
 		return fmt.Errorf("--method %q: unknown (available: %s)", o.method, strings.Join(staticMethods, ", "))
 	}
 	o.method = e.Name
+	switch o.template {
+	case "", skeletonshape.Biped, skeletonshape.Quadruped:
+	default:
+		return fmt.Errorf("--template %q: want %s or %s", o.template, skeletonshape.Biped, skeletonshape.Quadruped)
+	}
+	if o.template != "" && o.joints != 0 {
+		return fmt.Errorf("--template sets the joints (one per part); --joints does not apply")
+	}
+	if o.template != "" && o.noSym {
+		return fmt.Errorf("--template fits a layout to the symmetric skeleton; --no-symmetry does not apply")
+	}
 	if o.collada != "" && o.collada != "1.4.1" && o.collada != "1.5" {
 		return fmt.Errorf("--collada %q: want 1.4.1 or 1.5", o.collada)
 	}
@@ -240,7 +257,13 @@ func staticSkeleton(ctx context.Context, o *skeletonizeOptions, m *mesh.Mesh, pr
 	}
 	s, err := e.Skeleton(ctx, m, registry.Options{VoxelSize: o.voxelSize, Joints: o.joints, Detail: o.detail, NoSymmetry: o.noSym,
 		Progress: progress, Notes: notes})
-	return s, e.Name, err
+	if err != nil || o.template == "" {
+		return s, e.Name, err
+	}
+	if s, err = skeletonshape.Template(m, s, o.template, linalg.Vec3{}); err != nil {
+		return nil, e.Name, fmt.Errorf("--template: %w", err)
+	}
+	return s, e.Name, nil
 }
 
 // printStaticReport writes the human-readable summary of a static rig.

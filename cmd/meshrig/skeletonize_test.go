@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
+
+	"github.com/meshrig/meshrig/format"
 )
 
 // TestSkeletonizeBadInputs: bad flags and inputs fail with a one-line
@@ -22,15 +25,19 @@ func TestSkeletonizeBadInputs(t *testing.T) {
 		args []string
 		want string
 	}{
-		"weights":    {[]string{rest, "--weights", "bones"}, "unknown weight scheme"},
-		"influences": {[]string{rest, "--max-influences", "5"}, "--max-influences"},
-		"method":     {[]string{rest, "--method", "medial"}, "unknown"},
-		"voxel":      {[]string{rest, "--voxel-size", "2"}, "--voxel-size"},
-		"joints":     {[]string{rest, "--joints", "-3"}, "--joints"},
-		"missing":    {[]string{filepath.Join(dir, "none.obj")}, "none.obj"},
-		"broken":     {[]string{bad}, "bad.obj"},
-		"output":     {[]string{rest, "-o", filepath.Join(t.TempDir(), "x.txt")}, "x.txt"},
-		"truth":      {[]string{rest, "--truth", filepath.Join(dir, "none.tgf")}, "none.tgf"},
+		"weights":              {[]string{rest, "--weights", "bones"}, "unknown weight scheme"},
+		"influences":           {[]string{rest, "--max-influences", "5"}, "--max-influences"},
+		"method":               {[]string{rest, "--method", "medial"}, "unknown"},
+		"voxel":                {[]string{rest, "--voxel-size", "2"}, "--voxel-size"},
+		"joints":               {[]string{rest, "--joints", "-3"}, "--joints"},
+		"missing":              {[]string{filepath.Join(dir, "none.obj")}, "none.obj"},
+		"broken":               {[]string{bad}, "bad.obj"},
+		"output":               {[]string{rest, "-o", filepath.Join(t.TempDir(), "x.txt")}, "x.txt"},
+		"truth":                {[]string{rest, "--truth", filepath.Join(dir, "none.tgf")}, "none.tgf"},
+		"template":             {[]string{rest, "--template", "octopus"}, "--template"},
+		"template+joints":      {[]string{rest, "--template", "biped", "--joints", "20"}, "--joints does not apply"},
+		"template+no-symmetry": {[]string{rest, "--template", "biped", "--no-symmetry"}, "--no-symmetry does not apply"},
+		"template misfit":      {[]string{rest, "--template", "biped"}, "does not fit"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			args := append([]string{"skeletonize", "-o", out}, c.args...)
@@ -96,5 +103,43 @@ func skeletonizeAll(t *testing.T, method, rest, truth string) {
 		if _, err := readStaticMesh(out, nil); err != nil && !strings.HasSuffix(out, ".dae") {
 			t.Errorf("written %s does not read back: %v", out, err)
 		}
+	}
+}
+
+// TestSkeletonizeTemplate: --template biped on a generated biped writes
+// one joint per part under the convention's names, rooted at the hips;
+// --template quadruped on it fails saying it reads as a biped, and
+// nothing is written.
+func TestSkeletonizeTemplate(t *testing.T) {
+	dir := gen(t, "biped")
+	rest, truth := filepath.Join(dir, "rest.obj"), filepath.Join(dir, "truth.glb")
+	out := filepath.Join(t.TempDir(), "biped.glb")
+	text, err := run(t, "skeletonize", rest, "-o", out, "--template", "biped", "--truth", truth)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := format.ReadScene(out, format.SceneOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, jt := range sc.Rig.Skeleton.Joints {
+		names = append(names, jt.Name)
+	}
+	if len(names) == 0 || names[0] != "hips" {
+		t.Errorf("root %q, want hips", names)
+	}
+	sort.Strings(names)
+	want := "chest foot.L foot.R forearm.L forearm.R hand.L hand.R head hips neck shin.L shin.R spine thigh.L thigh.R upper_arm.L upper_arm.R"
+	if got := strings.Join(names, " "); got != want {
+		t.Errorf("joints %q, want %q", got, want)
+	}
+	t.Logf("%s", text)
+	bad := filepath.Join(t.TempDir(), "quad.glb")
+	if _, err := run(t, "skeletonize", rest, "-o", bad, "--template", "quadruped"); err == nil || !strings.Contains(err.Error(), "reads as a biped") {
+		t.Errorf("--template quadruped on a biped: error %v, want it to say it reads as a biped", err)
+	}
+	if _, err := os.Stat(bad); err == nil {
+		t.Error("output written")
 	}
 }

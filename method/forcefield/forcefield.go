@@ -123,8 +123,10 @@ func Skeleton(ctx context.Context, m *mesh.Mesh, opt Options) (*static.Skeleton,
 	if opt.Raw {
 		return s, nil
 	}
+	// A joint is placed to about a voxel: parts thinner than one are
+	// judged as that thick (skeletonshape.Options.Resolution).
 	if s, err = skeletonshape.Shape(ctx, m, s, skeletonshape.Options{
-		NoSymmetry: opt.NoSymmetry, Detail: opt.Detail, Joints: opt.Joints, Notes: opt.Notes}); err != nil {
+		NoSymmetry: opt.NoSymmetry, Detail: opt.Detail, Joints: opt.Joints, Resolution: opt.VoxelSize * side, Notes: opt.Notes}); err != nil {
 		return nil, fmt.Errorf("forcefield: %w", err)
 	}
 	return s, nil

@@ -3,10 +3,11 @@
 // have one, to make it one an animator would keep (issue 18): the mesh's
 // mirror plane (MirrorPlane) and the skeleton made symmetric about it
 // (Symmetrize, MirrorResidual to measure it), detail branches folded into
-// their parent (FoldDetail), the root moved to the torso (TorsoRoot),
-// star joints split into short chains (SplitStars), a joint count
-// honoured (SetJoints) and the joints of a biped or quadruped named
-// (Name). Shape runs them in that order. It sits between
+// their parent (FoldDetail), joints along straight runs removed
+// (Straighten), the root moved to the torso (TorsoRoot), star joints
+// split into short chains (SplitStars), a joint count honoured
+// (SetJoints) and the joints of a biped or quadruped named (Name), the
+// root then at the hips. Shape runs them in that order. It sits between
 // the methods and method/static: it takes and returns a static.Skeleton
 // in the mesh's units; the methods call it unless their Options.Raw.
 //

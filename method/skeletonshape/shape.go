@@ -3,6 +3,7 @@ package skeletonshape
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/meshrig/meshrig/bvh"
 	"github.com/meshrig/meshrig/linalg"
@@ -24,6 +25,12 @@ type Options struct {
 	// Up is the mesh's up direction, for Name (which limbs are legs);
 	// zero means +Y, glTF's up.
 	Up linalg.Vec3
+	// Resolution is the finest detail the method resolves, in the mesh's
+	// units (the force field's voxel edge): its joints sit within about
+	// that of where they belong, so a part thinner than it counts as this
+	// thick when Straighten judges joints along it. Zero: the thickness
+	// as measured.
+	Resolution float64
 	// Notes may be nil.
 	Notes method.Notes
 }
@@ -32,12 +39,14 @@ type Options struct {
 // keep, in this order: detail branches folded (FoldDetail) unless
 // opt.Detail; symmetric about m's mirror plane when m has one
 // (MirrorPlane, Plane.Residual ≤ SymmetricResidual; Symmetrize) unless
-// opt.NoSymmetry; rooted at the torso (TorsoRoot, on the plane when there
-// is one); no joint with more than three children (SplitStars); and
-// opt.Joints joints when it asks (SetJoints); on a symmetric skeleton
-// with a biped or quadruped layout, the joints are named (Name). Joints are kept inside m's
-// bounding box. s is not changed; the result is in m's units and valid
-// (static.Skeleton.Validate). Notes say what was found and done.
+// opt.NoSymmetry; joints that only oversample straight runs removed (Straighten) unless opt.Detail;
+// rooted at the torso (TorsoRoot, on the plane when there is one); no
+// joint with more than three children (SplitStars); and opt.Joints
+// joints when it asks (SetJoints); on a symmetric skeleton with a biped
+// or quadruped layout, the joints are named (Name) and the root moved to
+// the hips. Joints are kept inside m's bounding box. s is not changed;
+// the result is in m's units and valid (static.Skeleton.Validate). Notes
+// say what was found and done.
 func Shape(ctx context.Context, m *mesh.Mesh, s *static.Skeleton, opt Options) (*static.Skeleton, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
@@ -72,6 +81,20 @@ func Shape(ctx context.Context, m *mesh.Mesh, s *static.Skeleton, opt Options) (
 		return nil, err
 	}
 	radius := thickness(tree, out.Joints)
+	if !opt.Detail {
+		// The root is chosen below; meanwhile it must not hold a straight
+		// run together.
+		out.Root = anchor(out)
+		eff := symmetricRadius(out, radius, plane, d)
+		for j := range eff {
+			eff[j] = max(eff[j], opt.Resolution)
+		}
+		var removed int
+		if out, removed = Straighten(out, eff, plane, d); removed > 0 {
+			opt.Notes.Add(fmt.Sprintf("shape: %d joints along straight runs removed (a neighbour's ball overlapping theirs, within %.1f thicknesses of the bone replacing them)", removed, straightTolerance))
+			radius = thickness(tree, out.Joints)
+		}
+	}
 	var allowed []bool
 	if plane != nil {
 		allowed = make([]bool, len(out.Joints))
@@ -102,6 +125,7 @@ func Shape(ctx context.Context, m *mesh.Mesh, s *static.Skeleton, opt Options) (
 		if layout, names := Name(out, *plane, up.Unit(), d); names != nil {
 			out.Names = names
 			opt.Notes.Add(fmt.Sprintf("shape: a %s layout: joints named (hips, spine, chest, neck, head, limbs .L/.R)", layout))
+			out.Root = hipsRoot(out)
 		}
 	}
 	// Projections and splits can step a hair outside a flat mesh's box;
@@ -125,6 +149,74 @@ func mainAxis(m *mesh.Mesh) linalg.Vec3 {
 	}
 	_, v := linalg.SymEigen3(cov)
 	return v.Col(0).Unit()
+}
+
+// hipsRoot returns the joint a named skeleton should hang from: the
+// hips, where an animator roots a biped or a quadruped (the volume
+// centre of a quadruped, with its head and neck in front, lies at the
+// shoulders); or, when the hips would then have more than maxChildren
+// children (legs, tail and spine), the spine joint next to them.
+func hipsRoot(s *static.Skeleton) int {
+	hips := -1
+	for j, n := range s.Names {
+		if n == "hips" {
+			hips = j
+		}
+	}
+	if hips < 0 {
+		return s.Root
+	}
+	adj := adjacency(len(s.Joints), s.Edges)
+	if len(adj[hips]) <= maxChildren {
+		return hips
+	}
+	for _, k := range adj[hips] {
+		if strings.HasPrefix(s.Names[k], "spine") || s.Names[k] == "chest" {
+			if len(adj[k]) <= maxChildren {
+				return k
+			}
+		}
+	}
+	return s.Root
+}
+
+// symmetricRadius returns radius with each joint's value and its mirror
+// image's averaged (when plane is not nil), so what is done with it keeps
+// a symmetric skeleton symmetric.
+func symmetricRadius(s *static.Skeleton, radius []float64, plane *Plane, d float64) []float64 {
+	out := append([]float64(nil), radius...)
+	if plane == nil {
+		return out
+	}
+	for j, p := range s.Joints {
+		r := plane.Reflect(p)
+		for k, q := range s.Joints {
+			if k != j && q.Dist(r) < 1e-6*d {
+				out[j] = (radius[j] + radius[k]) / 2
+				break
+			}
+		}
+	}
+	return out
+}
+
+// anchor returns a joint of s that is not inside a chain: a fork, else
+// a tip, else s.Root (a loop).
+func anchor(s *static.Skeleton) int {
+	adj := adjacency(len(s.Joints), s.Edges)
+	tip := -1
+	for j, a := range adj {
+		if len(a) > 2 {
+			return j
+		}
+		if len(a) < 2 && tip < 0 {
+			tip = j
+		}
+	}
+	if tip >= 0 {
+		return tip
+	}
+	return s.Root
 }
 
 func abs(x float64) float64 {

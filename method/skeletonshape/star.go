@@ -81,14 +81,23 @@ func splitStar(s *static.Skeleton, j int, kids []int, axis linalg.Vec3, plane *P
 	var group []kid
 	near, gap := 0.0, 0.0
 	for i := 1; i < len(ks); i++ {
+		// Cuts between children level with each other (a mirrored pair)
+		// would part them.
 		g := ks[i].t - ks[i-1].t
-		if g <= gap {
+		if g <= gap || g < 1e-3*d {
 			continue
 		}
 		lo, hi := ks[:i], ks[i:]
 		grp, nr := hi, hi[0].t
+		other, otherNr := lo, lo[len(lo)-1].t
 		if mean(lo) > mean(hi) {
-			grp, nr = lo, lo[len(lo)-1].t
+			grp, nr, other, otherNr = lo, lo[len(lo)-1].t, hi, hi[0].t
+		}
+		if len(grp) < 2 || math.Abs(nr) < 1e-3*d {
+			// The nearer side moves when it is the one with two
+			// children or more (the arms and the neck above a star whose
+			// other child is the pelvis).
+			grp, nr = other, otherNr
 		}
 		if len(grp) < 2 || math.Abs(nr) < 1e-3*d {
 			continue
