@@ -425,6 +425,7 @@ func (p part) loadFrames(rest *mesh.Mesh, opt LoadOptions) (*seq.Sequence, *rig.
 			dst := frames[i*n : (i+1)*n]
 			m := first
 			if i > 0 || m == nil {
+				m = nil // read straight into dst
 				if !readFrame(files[i], rest, dst, &bufs) {
 					m, errs[i] = ReadMesh(files[i])
 				}

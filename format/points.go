@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
 
 	"github.com/meshrig/meshrig/linalg"
 )
@@ -32,19 +31,42 @@ func ReadFrames(r io.Reader, count, n int, order binary.ByteOrder, off int64, wh
 	}
 	size := 12 * n
 	var frames []linalg.Vec3f
+	// The two orders' Uint32 inline; order's, through the interface, does not.
+	le, be := order == binary.LittleEndian, order == binary.BigEndian
 	k, err := readRecords(r, count, size, func(f int, rec []byte) error {
-		frames = slices.Grow(frames, n)
-		for i := 0; i < n; i++ {
-			var p linalg.Vec3f
-			for c := 0; c < 3; c++ {
-				bits := order.Uint32(rec[12*i+4*c:])
-				if bits&0x7f800000 == 0x7f800000 { // exponent all ones: Inf or NaN
-					return &ParseError{Offset: off + int64(f)*int64(size) + int64(12*i+4*c),
-						Err: fmt.Errorf("%s %d of %d: point %d: non-finite coordinate", what, f+1, count, i+1)}
-				}
-				p[c] = math.Float32frombits(bits)
+		if cap(frames)-len(frames) < n {
+			// Doubling, up to the count claimed: the data decides, and an
+			// honest header gets an array of exactly its size.
+			c := max(min(2*cap(frames), count*n), len(frames)+n)
+			frames = append(make([]linalg.Vec3f, 0, c), frames...)
+		}
+		at := len(frames)
+		frames = frames[:at+n]
+		dst := frames[at:]
+		const inf = 0x7f800000 // exponent all ones: Inf or NaN
+		for i := range dst {
+			b := rec[12*i : 12*i+12]
+			var x, y, z uint32
+			switch {
+			case le:
+				x, y, z = binary.LittleEndian.Uint32(b), binary.LittleEndian.Uint32(b[4:]), binary.LittleEndian.Uint32(b[8:])
+			case be:
+				x, y, z = binary.BigEndian.Uint32(b), binary.BigEndian.Uint32(b[4:]), binary.BigEndian.Uint32(b[8:])
+			default:
+				x, y, z = order.Uint32(b), order.Uint32(b[4:]), order.Uint32(b[8:])
 			}
-			frames = append(frames, p)
+			if x&inf == inf || y&inf == inf || z&inf == inf {
+				c := 0
+				if x&inf != inf {
+					c = 1
+					if y&inf != inf {
+						c = 2
+					}
+				}
+				return &ParseError{Offset: off + int64(f)*int64(size) + int64(12*i+4*c),
+					Err: fmt.Errorf("%s %d of %d: point %d: non-finite coordinate", what, f+1, count, i+1)}
+			}
+			dst[i] = linalg.Vec3f{math.Float32frombits(x), math.Float32frombits(y), math.Float32frombits(z)}
 		}
 		return nil
 	})

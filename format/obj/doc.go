@@ -9,9 +9,11 @@
 // sequence share), vertex colours (v x y z r g b), a material per usemtl
 // name and a part per object and material. ReadFS also reads the material libraries (mtllib) and their
 // textures from the file's folder, never outside it. Write writes
-// positions and polygons only.
+// positions and polygons only. ReadFrame is the loader's fast path for a
+// folder of frames: positions parsed straight into float32, faces checked
+// against the rest mesh, no mesh built.
 //
 // Importing the package registers ".obj" (and ".obj.gz") with package
 // format as a per-frame mesh format whose rest mesh brings its materials
-// (format.ReadRestMesh).
+// (format.ReadRestMesh) and whose frames ReadFrame reads (format.Format.Frame).
 package obj

@@ -14,7 +14,7 @@ import (
 )
 
 func init() {
-	format.Register(format.Format{Name: "obj", Exts: []string{".obj"}, Mesh: Read, MeshFS: ReadFS})
+	format.Register(format.Format{Name: "obj", Exts: []string{".obj"}, Mesh: Read, MeshFS: ReadFS, Frame: ReadFrame})
 }
 
 // maxLine bounds one line, so a file without newlines cannot exhaust memory.
