@@ -30,9 +30,7 @@ func (fr *fitter) polish(st frameState, y []linalg.Vec3, sc *scratch, iters int)
 	g := make([]float64, np)
 	ginv := make([]linalg.Affine, nj)
 	a := make([]linalg.Mat3, nj)
-	col := make([]linalg.Vec3, np) // one vertex's Jacobian columns
-	touched := make([]bool, nj)
-	var idx []int
+	mo := newMoments(nj)
 	chain := make([][]int, nj) // ancestors-or-self of each joint
 	for k := range sk.Joints {
 		for j := k; j != int(rig.NoParent); j = int(sk.Joints[j].Parent) {
@@ -56,59 +54,7 @@ func (fr *fitter) polish(st frameState, y []linalg.Vec3, sc *scratch, iters int)
 				}
 			}
 		}
-		hd := make([]float64, np*np)
-		for i := range g {
-			g[i] = 0
-		}
-		for i, in := range fr.r.Skin {
-			rp := fr.r.Mesh.Verts[i]
-			idx = idx[:0]
-			for k := 0; k < rig.MaxInfluences; k++ {
-				w := in.Weight[k]
-				if w == 0 {
-					continue
-				}
-				p := sc.m[in.Joint[k]].Apply(rp)
-				for _, j := range chain[in.Joint[k]] {
-					if !touched[j] {
-						touched[j] = true
-						idx = append(idx, j)
-						for q := 0; q < 6; q++ {
-							col[6*j+q] = linalg.Vec3{}
-						}
-					}
-					u := ginv[j].Apply(p)
-					su := linalg.Vec3{u[0] * st.scale[j][0], u[1] * st.scale[j][1], u[2] * st.scale[j][2]}
-					l := sc.pose[j].M
-					for q := 0; q < 3; q++ {
-						var e linalg.Vec3
-						e[q] = 1
-						col[6*j+q] = col[6*j+q].Add(a[j].MulVec(e.Cross(su)).Scale(w))
-						col[6*j+3+q] = col[6*j+3+q].Add(l.Col(q).Scale(u[q] * w))
-					}
-				}
-			}
-			res := sc.v[i].Sub(y[i])
-			var cols []int
-			for _, j := range idx {
-				touched[j] = false
-				for q := 0; q < 6; q++ {
-					cols = append(cols, 6*j+q)
-				}
-			}
-			for q := 0; q < 3; q++ {
-				var e linalg.Vec3
-				e[q] = 1
-				col[6*nj+q] = e
-				cols = append(cols, 6*nj+q)
-			}
-			for x, cx := range cols {
-				g[cx] += col[cx].Dot(res)
-				for _, cy := range cols[:x+1] {
-					hd[cx*np+cy] += col[cx].Dot(col[cy])
-				}
-			}
-		}
+		hd := fr.normalEquations(st, y, sc, ginv, a, chain, mo, g)
 		// One LM solve per accepted or rejected damping: the Jacobian is
 		// reused while λ grows.
 		for try := 0; try < 6; try++ {
