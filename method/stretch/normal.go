@@ -26,9 +26,13 @@ import (
 // the bulk of --stretch's time.
 
 // moments holds one step's sums: m[j*nj+k] = M_jk for k ≤ j; r[j] = R_j;
-// s[j] = Σ_i x_j; and per-vertex scratch.
+// s[j] = Σ_i x_j; the skeleton's chains and per-step and per-vertex
+// scratch.
 type moments struct {
 	nj      int
+	chain   [][]int         // ancestors-or-self of each joint
+	ginv    []linalg.Affine // G_j⁻¹
+	a       []linalg.Mat3   // A_j = L_j·S_j⁻¹
 	m       [][4][4]float64
 	r       [][3][4]float64
 	s       [][4]float64
@@ -37,17 +41,41 @@ type moments struct {
 	idx     []int
 }
 
-func newMoments(nj int) *moments {
-	return &moments{nj: nj, m: make([][4][4]float64, nj*nj), r: make([][3][4]float64, nj), s: make([][4]float64, nj),
+func newMoments(sk *rig.Skeleton) *moments {
+	nj := sk.Len()
+	mo := &moments{nj: nj, chain: make([][]int, nj), ginv: make([]linalg.Affine, nj), a: make([]linalg.Mat3, nj),
+		m: make([][4][4]float64, nj*nj), r: make([][3][4]float64, nj), s: make([][4]float64, nj),
 		x: make([][4]float64, nj), touched: make([]bool, nj)}
+	for k := range sk.Joints {
+		for j := k; j != int(rig.NoParent); j = int(sk.Joints[j].Parent) {
+			mo.chain[k] = append(mo.chain[k], j)
+		}
+	}
+	return mo
 }
 
 // normalEquations fills g with Jᵀr and returns JᵀJ (lower triangle of a
 // row-major np×np array, np = 6·nj+3), for the current pose in sc (sse
-// must have run on st) against the targets y.
-func (fr *fitter) normalEquations(st frameState, y []linalg.Vec3, sc *scratch, ginv []linalg.Affine, a []linalg.Mat3, chain [][]int, mo *moments, g []float64) []float64 {
+// must have run on st) against the targets y; false when some joint's
+// global transform is singular.
+func (fr *fitter) normalEquations(st frameState, y []linalg.Vec3, sc *scratch, mo *moments, g []float64) ([]float64, bool) {
 	nj := mo.nj
 	np := 6*nj + 3
+	ginv, a, chain := mo.ginv, mo.a, mo.chain
+	for j := 0; j < nj; j++ {
+		inv, ok := sc.pose[j].Inverse()
+		if !ok {
+			return nil, false
+		}
+		ginv[j] = inv
+		a[j] = sc.pose[j].M
+		s := st.scale[j]
+		for r := 0; r < 3; r++ {
+			for c := 0; c < 3; c++ {
+				a[j][r][c] /= s[c]
+			}
+		}
+	}
 	clear(mo.m)
 	clear(mo.r)
 	clear(mo.s)
@@ -192,5 +220,5 @@ func (fr *fitter) normalEquations(st frameState, y []linalg.Vec3, sc *scratch, g
 		}
 		hd[cx*np+cx] = float64(n)
 	}
-	return hd
+	return hd, true
 }

@@ -6,7 +6,6 @@ import (
 	"gonum.org/v1/gonum/mat"
 
 	"github.com/meshrig/meshrig/linalg"
-	"github.com/meshrig/meshrig/rig"
 )
 
 // polish runs iters Levenberg–Marquardt steps (Nocedal & Wright 2006,
@@ -28,33 +27,14 @@ func (fr *fitter) polish(st frameState, y []linalg.Vec3, sc *scratch, iters int)
 	lambda := 1e-3
 	h := mat.NewSymDense(np, nil)
 	g := make([]float64, np)
-	ginv := make([]linalg.Affine, nj)
-	a := make([]linalg.Mat3, nj)
-	mo := newMoments(nj)
-	chain := make([][]int, nj) // ancestors-or-self of each joint
-	for k := range sk.Joints {
-		for j := k; j != int(rig.NoParent); j = int(sk.Joints[j].Parent) {
-			chain[k] = append(chain[k], j)
-		}
-	}
+	mo := newMoments(sk)
 	oldRot := make([]linalg.Quat, nj)
 	oldScale := make([]linalg.Vec3, nj)
 	for it := 0; it < iters; it++ {
-		for j := 0; j < nj; j++ {
-			inv, ok := sc.pose[j].Inverse()
-			if !ok {
-				return
-			}
-			ginv[j] = inv
-			a[j] = sc.pose[j].M
-			s := st.scale[j]
-			for r := 0; r < 3; r++ {
-				for c := 0; c < 3; c++ {
-					a[j][r][c] /= s[c]
-				}
-			}
+		hd, ok := fr.normalEquations(st, y, sc, mo, g)
+		if !ok {
+			return
 		}
-		hd := fr.normalEquations(st, y, sc, ginv, a, chain, mo, g)
 		// One LM solve per accepted or rejected damping: the Jacobian is
 		// reused while λ grows.
 		for try := 0; try < 6; try++ {

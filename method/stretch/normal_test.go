@@ -1,0 +1,95 @@
+package stretch
+
+import (
+	"math"
+	"testing"
+
+	"github.com/meshrig/meshrig/internal/testkit/testrig"
+	"github.com/meshrig/meshrig/linalg"
+)
+
+// TestNormalEquations compares the moments' JᵀJ and Jᵀr with central
+// differences of the replayed vertices over every parameter — each
+// joint's rotation increment R·exp[ω]×, log-scale increment S·exp δ, and
+// the root translation — on a squashing, bending tube whose frame is
+// away from its target (a non-zero residual). The blocks between two
+// joints are where an earlier per-vertex accumulation was wrong.
+func TestNormalEquations(t *testing.T) {
+	r := squashTube(t)
+	s := testrig.Play(t, r)
+	nj := r.Skeleton.Len()
+	f := s.F() / 3
+	cl := &r.Clips[0]
+	st := frameState{
+		rot:   append([]linalg.Quat(nil), cl.Rotation[f*nj:(f+1)*nj]...),
+		trans: append([]linalg.Vec3(nil), cl.Translation[f*nj:(f+1)*nj]...),
+		scale: append([]linalg.Vec3(nil), cl.Scale[f*nj:(f+1)*nj]...),
+	}
+	// Move the state off the target so the residual is not zero.
+	st.rot[1] = st.rot[1].Mul(linalg.QuatFromAxisAngle(linalg.Vec3{0, 0, 1}, 0.2)).Normalize()
+	st.scale[2] = linalg.Vec3{1.2, 0.9, 1}
+	st.trans[0] = st.trans[0].Add(linalg.Vec3{0.05, 0, 0})
+	y := s.FrameInto(nil, (f+5)%s.F())
+
+	fr := newFitter(r, false)
+	sc := fr.scratch()
+	np := 6*nj + 3
+	g := make([]float64, np)
+	fr.sse(st, y, sc)
+	hd, ok := fr.normalEquations(st, y, sc, newMoments(&r.Skeleton), g)
+	if !ok {
+		t.Fatal("singular pose")
+	}
+	res := make([]linalg.Vec3, len(y))
+	for i := range y {
+		res[i] = sc.v[i].Sub(y[i])
+	}
+
+	// The numerical Jacobian, a column per parameter.
+	const eps = 1e-5
+	cols := make([][]linalg.Vec3, np)
+	replay := func(p int, h float64) []linalg.Vec3 {
+		x := frameState{append([]linalg.Quat(nil), st.rot...), append([]linalg.Vec3(nil), st.trans...), append([]linalg.Vec3(nil), st.scale...)}
+		switch j, q := p/6, p%6; {
+		case p >= 6*nj:
+			x.trans[0][p-6*nj] += h
+		case q < 3:
+			var e linalg.Vec3
+			e[q] = 1
+			x.rot[j] = x.rot[j].Mul(linalg.QuatFromAxisAngle(e, h))
+		default:
+			x.scale[j][q-3] *= math.Exp(h)
+		}
+		fr.sse(x, y, sc)
+		return append([]linalg.Vec3(nil), sc.v...)
+	}
+	for p := range cols {
+		plus, minus := replay(p, eps), replay(p, -eps)
+		cols[p] = make([]linalg.Vec3, len(y))
+		for i := range plus {
+			cols[p][i] = plus[i].Sub(minus[i]).Scale(1 / (2 * eps))
+		}
+	}
+	var top float64
+	for _, v := range hd {
+		top = math.Max(top, math.Abs(v))
+	}
+	for x := 0; x < np; x++ {
+		var gx float64
+		for i := range res {
+			gx += cols[x][i].Dot(res[i])
+		}
+		if d := math.Abs(gx - g[x]); d > 1e-5*top {
+			t.Errorf("(Jᵀr)[%d] = %.6g, central differences %.6g", x, g[x], gx)
+		}
+		for y2 := 0; y2 <= x; y2++ {
+			var h float64
+			for i := range res {
+				h += cols[x][i].Dot(cols[y2][i])
+			}
+			if d := math.Abs(h - hd[x*np+y2]); d > 1e-5*top {
+				t.Errorf("(JᵀJ)[%d][%d] = %.6g, central differences %.6g", x, y2, hd[x*np+y2], h)
+			}
+		}
+	}
+}
