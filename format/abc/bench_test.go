@@ -103,8 +103,8 @@ func bigCache(tb testing.TB, dir string, side, frames int) string {
 
 // BenchmarkReadBig reads every position of a 100k-vertex × 1000-frame
 // cache (1.2 GB, written to a temporary folder first) sample by sample
-// into one reused buffer: the reader's speed without holding the 2.4 GB
-// of float64 frames a sequence would (more than Read's budget). It is
+// into one reused buffer: the reader's speed without holding the 1.2 GB
+// of float32 frames a sequence would. It is
 // opt-in: set MESHRIG_ABC_BIG=1 (writing the file takes a while).
 func BenchmarkReadBig(b *testing.B) {
 	if os.Getenv("MESHRIG_ABC_BIG") == "" {

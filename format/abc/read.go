@@ -136,7 +136,7 @@ func (a *Archive) Read(opt Options) (*Scene, error) {
 	}
 	// A transform evaluated per frame is charged as 1 KiB, so that a deep
 	// chain of Xforms over many frames is refused like a large mesh.
-	perFrame := float64(verts)*float64(unsafe.Sizeof(linalg.Vec3{})) + float64(unsafe.Sizeof("")) + 24 + 1024*float64(evals)
+	perFrame := float64(verts)*float64(unsafe.Sizeof(linalg.Vec3f{})) + float64(unsafe.Sizeof("")) + 24 + 1024*float64(evals)
 	if need := float64(hi-lo) * perFrame; need > budget {
 		return nil, fmt.Errorf("%d frames (at %.4g fps) of %d vertices need %.3g GiB, more than the %.3g GiB meshrig reads into: "+
 			"keep some frames (--frames A:B), sample at a lower rate (--fps) or pick one mesh (--object)",

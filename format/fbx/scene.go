@@ -172,7 +172,7 @@ func (s *sceneData) scene(opt format.SceneOptions) (*format.Scene, error) {
 	}
 	tms := make([]timing, len(stacks))
 	need := 0.0
-	perFrame := float64(n)*float64(unsafe.Sizeof(linalg.Vec3{})) +
+	perFrame := float64(n)*float64(unsafe.Sizeof(linalg.Vec3f{})) +
 		float64(joints)*float64(unsafe.Sizeof(linalg.Affine{})+unsafe.Sizeof(linalg.Quat{})+unsafe.Sizeof(linalg.Vec3{})) + 64
 	names := map[string]bool{}
 	for k, a := range stacks {
@@ -221,11 +221,12 @@ func (s *sceneData) scene(opt format.SceneOptions) (*format.Scene, error) {
 				return nil, err
 			}
 			sq.StartClip(a.name, tm.fps)
-			for i := 0; i < tm.hi-tm.lo; i++ {
-				label := fmt.Sprintf("%s@%.4gs", a.name, float64(tm.at(tm.lo+i)-tm.first)/Ticks)
-				if err := sq.AddFrame(frames[i*n:(i+1)*n], label); err != nil {
-					return nil, err
-				}
+			labels := make([]string, tm.hi-tm.lo)
+			for i := range labels {
+				labels[i] = fmt.Sprintf("%s@%.4gs", a.name, float64(tm.at(tm.lo+i)-tm.first)/Ticks)
+			}
+			if err := sq.AddFrames(frames, labels); err != nil {
+				return nil, err
 			}
 			if tr != nil {
 				clips = append(clips, rig.ClipFromSkinMatrices(&tr.skel, a.name, tm.fps, tm.hi-tm.lo, mats))
@@ -247,10 +248,10 @@ func (s *sceneData) scene(opt format.SceneOptions) (*format.Scene, error) {
 
 // sample evaluates frames tm.lo..tm.hi-1 of stack a: the posed vertices
 // (every influence) and, with tr, every joint's LBS transform.
-func (s *sceneData) sample(ctx context.Context, a *anim, tm timing, tr *truth) ([]linalg.Vec3, []linalg.Affine, error) {
+func (s *sceneData) sample(ctx context.Context, a *anim, tm timing, tr *truth) ([]linalg.Vec3f, []linalg.Affine, error) {
 	n := len(s.rest.Verts)
 	nf := tm.hi - tm.lo
-	frames := make([]linalg.Vec3, nf*n)
+	frames := make([]linalg.Vec3f, nf*n)
 	var mats []linalg.Affine
 	nj := 0
 	if tr != nil {
@@ -266,15 +267,19 @@ func (s *sceneData) sample(ctx context.Context, a *anim, tm timing, tr *truth) (
 		x := make([]Transform, len(s.h.models))
 		var g []linalg.Affine
 		wsum := make([]float64, maxPart)
+		out := make([]linalg.Vec3, n) // evaluated in float64, stored rounded
 		for i := lo; i < hi; i++ {
 			if i == lo && ctx.Err() != nil {
 				return
 			}
 			a.at(s.h, tm.at(tm.lo+i), x)
 			g = s.h.globals(x, g)
-			out := frames[i*n : (i+1)*n]
+			clear(out)
 			for _, p := range s.parts {
 				p.deform(g, s.h, out, wsum)
+			}
+			for k, v := range out {
+				frames[i*n+k] = v.Vec3f() // beyond float32: infinite, refused below
 			}
 			if tr != nil {
 				tr.mats(g, mats[i*nj:(i+1)*nj])

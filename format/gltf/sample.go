@@ -149,7 +149,7 @@ func plan(clips []clip, opt format.SceneOptions, n, joints int) ([]timing, error
 			longest = ci
 		}
 	}
-	perFrame := float64(n)*float64(unsafe.Sizeof(linalg.Vec3{})) +
+	perFrame := float64(n)*float64(unsafe.Sizeof(linalg.Vec3f{})) +
 		float64(joints)*float64(unsafe.Sizeof(linalg.Affine{})+unsafe.Sizeof(linalg.Quat{})+unsafe.Sizeof(linalg.Vec3{}))
 	need := 0.0
 	for ci := range clips {
