@@ -4,7 +4,7 @@ import "errors"
 
 // ErrScaleTracks is what a writer whose format does not carry scale
 // tracks (rig.Clip.Scale) returns rather than drop them.
-var ErrScaleTracks = errors.New("this rig has scale tracks (--stretch): write .glb/.gltf")
+var ErrScaleTracks = errors.New("this rig has scale tracks (--stretch): write .glb, .gltf or .dae")
 
 // HasScale reports whether any clip of r has scale tracks.
 func (r *Rig) HasScale() bool {

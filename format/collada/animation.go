@@ -9,7 +9,9 @@ import (
 
 // animationsOf writes every clip as one <animation> sampling the local
 // matrix of every joint at each frame (times f/FPS, so each clip starts
-// at 0; LINEAR interpolation), and an <animation_clip> naming it.
+// at 0; LINEAR interpolation), and an <animation_clip> naming it. A
+// clip's scale tracks (--stretch) are in the matrices: T·R·S, inherited
+// by the children as a node's matrix is in COLLADA, as in glTF.
 //
 // The clip's channels sit directly in its animation rather than in one
 // nested animation per joint: assimp registers only animations that hold
@@ -34,7 +36,8 @@ func animationsOf(r *rig.Rig, jids []string, n namer) ([]animation, []animationC
 			jid := n.take(id+"-"+jids[j], "-output", "-output-array", "-sampler")
 			out := make([]byte, 0, 16*12*cl.Frames)
 			for f := 0; f < cl.Frames; f++ {
-				out = appendMatrix(out, linalg.Rigid(cl.Rotation[f*nj+j], cl.Translation[f*nj+j]))
+				k := f*nj + j
+				out = appendMatrix(out, linalg.TRS(cl.Translation[k], cl.Rotation[k], cl.ScaleAt(f, j, nj)))
 			}
 			a.Sources = append(a.Sources, floatSource(jid+"-output", string(out), 16*cl.Frames, cl.Frames, 16, param{"TRANSFORM", "float4x4"}))
 			a.Samplers = append(a.Samplers, sampler{ID: jid + "-sampler", Inputs: []input{

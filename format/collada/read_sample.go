@@ -126,7 +126,13 @@ func sample(ctx context.Context, p *parts, clips []clipDef, tms []timing) (*samp
 		}
 		cl := rig.ClipFromSkinMatrices(&sk.skel, c.name, tm.fps, m, mats)
 		if err := checkRigid(&sk.skel, &cl, mats, boxes, tol, tm); err != nil {
-			return nil, c.el.errorf("%w", err)
+			// Joints that scale along their axes (as --stretch writes
+			// them) keep their scale tracks; a shear still fails.
+			scaled, ok := rig.ClipFromScaledSkinMatrices(&sk.skel, c.name, tm.fps, m, mats, scaleTol)
+			if !ok || checkRigid(&sk.skel, &scaled, mats, boxes, tol, tm) != nil {
+				return nil, c.el.errorf("%w", err)
+			}
+			cl = scaled
 		}
 		out.clips = append(out.clips, cl)
 	}
@@ -165,12 +171,17 @@ func radius(verts []linalg.Vec3) float64 {
 	return r
 }
 
+// scaleTol is how far from a rotation times a per-axis scale (text
+// rounding of the file's matrices composed down the hierarchy) a joint's
+// local linear part may be for its scale to be read as scale tracks.
+const scaleTol = 1e-5
+
 // checkRigid verifies that the rig's clip moves every vertex as the file's
 // skinning matrices do: for each joint and frame, the rig's matrix and
 // the file's agree within tol on the box of the vertices the joint moves
 // (the farthest disagreement of two affine maps over a box is at a
-// corner). They differ where the file scales or shears a joint, which a
-// rig of rotations and translations cannot hold: that is refused,
+// corner). They differ where the file shears a joint, or scales it other
+// than along its own axes, which a rig cannot hold: that is refused,
 // naming the joint and frame, rather than played back wrong.
 func checkRigid(s *rig.Skeleton, cl *rig.Clip, mats []linalg.Affine, boxes []box, tol float64, tm *timing) error {
 	nj := s.Len()
@@ -189,7 +200,7 @@ func checkRigid(s *rig.Skeleton, cl *rig.Clip, mats []linalg.Affine, boxes []box
 				worst = math.Max(worst, got[j].Apply(p).Dist(want.Apply(p)))
 			}
 			if !(worst <= tol) {
-				return fmt.Errorf("clip %q, frame %d (%.4g s): joint %q scales or shears the mesh (its vertices move up to %.3g from where a rotation and translation put them): %w (meshrig's rigs rotate and translate joints)",
+				return fmt.Errorf("clip %q, frame %d (%.4g s): joint %q shears the mesh (its vertices move up to %.3g from where a rotation, translation and scale along its axes put them): %w (meshrig's rigs rotate, translate and scale joints along their axes)",
 					cl.Name, f+1, tm.at(tm.lo+f), s.Joints[j].Name, worst, format.ErrUnsupported)
 			}
 		}

@@ -54,9 +54,6 @@ func check(r *rig.Rig) error {
 	if err := r.Validate(); err != nil {
 		return fmt.Errorf("COLLADA: %w", err)
 	}
-	if err := r.RotationOnly(); err != nil {
-		return fmt.Errorf("COLLADA: %w", err)
-	}
 	if err := r.Mesh.Validate(); err != nil {
 		return fmt.Errorf("COLLADA: mesh: %w", err)
 	}
