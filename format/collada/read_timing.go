@@ -133,7 +133,7 @@ func frameSpan(t0, t1, fps float64) (int, float64) {
 // labels, the joints' matrices and the rig's clips.
 func plan(clips []clipDef, opt format.SceneOptions, n, joints int, budget float64) ([]timing, error) {
 	tms := make([]timing, len(clips))
-	perFrame := float64(n)*float64(unsafe.Sizeof(linalg.Vec3{})) +
+	perFrame := float64(n)*float64(unsafe.Sizeof(linalg.Vec3f{})) +
 		float64(joints)*float64(unsafe.Sizeof(linalg.Affine{})+unsafe.Sizeof(linalg.Quat{})+unsafe.Sizeof(linalg.Vec3{}))
 	need, frames, longest := 0.0, 0, 0
 	for k := range clips {
