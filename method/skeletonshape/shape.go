@@ -39,8 +39,10 @@ type Options struct {
 // keep, in this order: detail branches folded (FoldDetail) unless
 // opt.Detail; symmetric about m's mirror plane when m has one
 // (MirrorPlane, Plane.Residual ≤ SymmetricResidual; Symmetrize) unless
-// opt.NoSymmetry; joints that only oversample straight runs removed (Straighten) unless opt.Detail;
-// rooted at the torso (TorsoRoot, on the plane when there is one); no
+// opt.NoSymmetry; joints that only oversample straight runs removed
+// (Straighten) unless opt.Detail or opt.Joints; rooted at the torso
+// (TorsoRoot, on the plane when there is one, next to a star rather than
+// at it); no
 // joint with more than three children (SplitStars); and opt.Joints
 // joints when it asks (SetJoints); on a symmetric skeleton with a biped
 // or quadruped layout, the joints are named (Name) and the root moved to
@@ -81,7 +83,8 @@ func Shape(ctx context.Context, m *mesh.Mesh, s *static.Skeleton, opt Options) (
 		return nil, err
 	}
 	radius := thickness(tree, out.Joints)
-	if !opt.Detail {
+	if !opt.Detail && opt.Joints == 0 {
+		// With a count asked for, SetJoints chooses the joints that go.
 		// The root is chosen below; meanwhile it must not hold a straight
 		// run together.
 		out.Root = anchor(out)
@@ -107,7 +110,7 @@ func Shape(ctx context.Context, m *mesh.Mesh, s *static.Skeleton, opt Options) (
 			allowed = nil
 		}
 	}
-	out.Root = TorsoRoot(out, radius, allowed)
+	out.Root = offStar(out, TorsoRoot(out, radius, allowed), radius, allowed)
 	if added := SplitStars(out, mainAxis(m), plane, d); added > 0 {
 		opt.Notes.Add(fmt.Sprintf("shape: %d joints added to split joints with more than %d children into chains", added, maxChildren))
 	}
@@ -149,6 +152,29 @@ func mainAxis(m *mesh.Mesh) linalg.Vec3 {
 	}
 	_, v := linalg.SymEigen3(cov)
 	return v.Col(0).Unit()
+}
+
+// offStar returns root, or when root has one bone more than maxChildren
+// (as the root all its bones lead to children) its thickest neighbour
+// that has few enough and is allowed (nil: any), so the star keeps
+// maxChildren children below its parent without a joint added to split
+// it (a joint that owns the roots of two mirrored limbs moves them as
+// one).
+func offStar(s *static.Skeleton, root int, radius []float64, allowed []bool) int {
+	adj := adjacency(len(s.Joints), s.Edges)
+	if len(adj[root]) != maxChildren+1 {
+		return root // not a star, or one that needs splitting anyway
+	}
+	best := root
+	for _, k := range adj[root] {
+		if len(adj[k]) > maxChildren || len(adj[k]) < 2 || (allowed != nil && !allowed[k]) {
+			continue
+		}
+		if best == root || radius[k] > radius[best] {
+			best = k
+		}
+	}
+	return best
 }
 
 // hipsRoot returns the joint a named skeleton should hang from: the

@@ -258,3 +258,25 @@ func TestTemplate(t *testing.T) {
 		t.Error("layout octopus accepted")
 	}
 }
+
+// TestOffStar: a root with four bones (legs, neck and the spine's other
+// end) moves to its thickest neighbour of at most three bones, so the
+// star keeps three children without a joint added; a star of five bones
+// stays (it needs a split either way).
+func TestOffStar(t *testing.T) {
+	v := func(x, y float64) linalg.Vec3 { return linalg.Vec3{x, y, 0} }
+	s := &static.Skeleton{
+		Joints: []linalg.Vec3{v(0, 0), v(0.3, -1), v(-0.3, -1), v(0, 1), v(0, -0.5), v(0, -1.5)},
+		Edges:  [][2]int{{0, 1}, {0, 2}, {0, 3}, {0, 4}, {4, 5}},
+	}
+	radius := []float64{1, 0.2, 0.2, 0.3, 0.8, 0.5}
+	if got := offStar(s, 0, radius, nil); got != 4 {
+		t.Errorf("root %d, want the spine joint 4", got)
+	}
+	s.Joints = append(s.Joints, v(0.5, 0.5))
+	s.Edges = append(s.Edges, [2]int{0, 6})
+	radius = append(radius, 0.2)
+	if got := offStar(s, 0, radius, nil); got != 0 {
+		t.Errorf("root %d, want the five-bone star 0 kept", got)
+	}
+}
