@@ -2,7 +2,8 @@
 // vertices and faces, grouped into named clips.
 //
 // Readers in format/… build a Sequence; rigging methods in method/… consume
-// it. Frames are stored flat: vertex i of frame f is Frames[f*N+i].
+// it. Frames are stored flat, in float32 as the files hold them: vertex i
+// of frame f is Frames[f*N+i]; Pos and FrameInto read them as float64.
 //
 //	s := seq.New(rest)
 //	for _, m := range posed {

@@ -35,6 +35,42 @@ func TestAddFrameChecks(t *testing.T) {
 	}
 }
 
+// TestFloat32Frames: frames are rounded to float32 on the way in, read
+// back in float64, refused beyond float32's range, and an array filled in
+// place past Frames' length is taken without a copy.
+func TestFloat32Frames(t *testing.T) {
+	s := New(tri())
+	if err := s.AddFrame([]linalg.Vec3{{0.1, 0, 0}, {1, 0, 0}, {0, 1, 0}}, "a"); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := s.Pos(0, 0), (linalg.Vec3{float64(float32(0.1)), 0, 0}); got != want {
+		t.Errorf("Pos(0, 0) = %v, want %v", got, want)
+	}
+	if got := s.FrameInto(make([]linalg.Vec3, 0, 3), 0); len(got) != 3 || got[1] != (linalg.Vec3{1, 0, 0}) {
+		t.Errorf("FrameInto = %v", got)
+	}
+	err := s.AddFrame([]linalg.Vec3{{1e39, 0, 0}, {1, 0, 0}, {0, 1, 0}}, "b")
+	if err == nil || !strings.Contains(err.Error(), "beyond float32's range") {
+		t.Errorf("1e39: %v", err)
+	}
+	s = New(tri())
+	s.Frames = make([]linalg.Vec3f, 0, 6)
+	for k := 0; k < 2; k++ {
+		at := len(s.Frames)
+		fr := s.Frames[at : at+3]
+		fr[2] = linalg.Vec3f{0, 0, float32(k)}
+		if err := s.AddFrames(fr, []string{"f"}); err != nil {
+			t.Fatal(err)
+		}
+		if &s.Frames[at] != &fr[0] {
+			t.Fatal("frames filled in place were copied")
+		}
+	}
+	if s.F() != 2 || s.Pos(1, 2) != (linalg.Vec3{0, 0, 1}) || s.Validate() != nil {
+		t.Errorf("F=%d Pos(1, 2)=%v validate=%v", s.F(), s.Pos(1, 2), s.Validate())
+	}
+}
+
 func TestClipsAndMerge(t *testing.T) {
 	a := New(tri())
 	a.StartClip("walk", 24)
