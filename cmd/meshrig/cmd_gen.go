@@ -12,6 +12,7 @@ import (
 	"github.com/meshrig/meshrig/character"
 	"github.com/meshrig/meshrig/format"
 	"github.com/meshrig/meshrig/format/obj"
+	"github.com/meshrig/meshrig/format/pc2"
 	"github.com/meshrig/meshrig/internal/safefile"
 	"github.com/meshrig/meshrig/linalg"
 )
@@ -22,6 +23,7 @@ type genOptions struct {
 	seed     uint64
 	vertices int
 	shells   bool
+	pc2      bool
 }
 
 func newGen(g *globals) *cobra.Command {
@@ -30,15 +32,18 @@ func newGen(g *globals) *cobra.Command {
 		Use:   "gen KIND -o DIR",
 		Short: "Generate a character with known skeleton, weights and motion (ground truth)",
 		Long: `gen writes a procedural character as a mesh animation — DIR/rest.obj and
-DIR/frame-0001.obj … — plus its ground-truth rig, DIR/truth.glb. Rig the
-folder and compare: meshrig rig DIR -o out.glb, then meshrig eval out.glb DIR
---truth DIR/truth.glb.
+DIR/frame-0001.obj …, or with --pc2 one point cache DIR/anim.pc2 streamed a
+frame at a time (a production-size cache: --vertices 100000 --frames 1000
+is 1.2 GB) — plus its ground-truth rig, DIR/truth.glb. Rig the folder and
+compare: meshrig rig DIR -o out.glb (with --pc2: meshrig rig DIR/anim.pc2
+--rest DIR/rest.obj), then meshrig eval out.glb DIR --truth DIR/truth.glb.
 
 Kinds:
   ` + strings.Join(character.Kinds(), "\n  "),
 		Example: `  meshrig gen biped -o walk/
   meshrig gen quadruped -o dog/ --frames 120 --seed 7
-  meshrig gen snake -o snake/ --shells`,
+  meshrig gen snake -o snake/ --shells
+  meshrig gen biped -o crowd/ --vertices 100000 --frames 1000 --pc2`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			kind, err := character.ParseKind(args[0])
@@ -60,10 +65,14 @@ Kinds:
 			var plan safefile.Plan
 			defer plan.Abort()
 			name := func(f int) string { return filepath.Join(o.out, fmt.Sprintf("frame-%04d.obj", f+1)) }
-			rest, truth := filepath.Join(o.out, "rest.obj"), filepath.Join(o.out, "truth.glb")
+			rest, truth, cache := filepath.Join(o.out, "rest.obj"), filepath.Join(o.out, "truth.glb"), filepath.Join(o.out, "anim.pc2")
 			outs := []string{rest, truth}
-			for f := 0; f < o.frames; f++ {
-				outs = append(outs, name(f))
+			if o.pc2 {
+				outs = append(outs, cache)
+			} else {
+				for f := 0; f < o.frames; f++ {
+					outs = append(outs, name(f))
+				}
 			}
 			for _, p := range outs {
 				if err := plan.Output("-o", p); err != nil {
@@ -82,26 +91,43 @@ Kinds:
 			}
 			update, finish := g.progress("writing frames")
 			c := &r.Clips[0]
-			for f := 0; f < c.Frames; f++ {
-				err := cmd.Context().Err()
-				if err == nil {
-					err = writeOBJ(name(f), r.Frame(nil, 0, f))
-				}
+			if o.pc2 {
+				err := plan.Stage(cache, func(w io.Writer) error {
+					return pc2.WriteFrames(w, len(r.Mesh.Verts), c.Frames, c.FPS, func(f int, dst []linalg.Vec3) []linalg.Vec3 {
+						update("", f+1, c.Frames)
+						return r.Frame(dst, 0, f)
+					})
+				})
+				finish(err)
 				if err != nil {
-					finish(err)
 					return err
 				}
-				update("", f+1, c.Frames)
+			} else {
+				for f := 0; f < c.Frames; f++ {
+					err := cmd.Context().Err()
+					if err == nil {
+						err = writeOBJ(name(f), r.Frame(nil, 0, f))
+					}
+					if err != nil {
+						finish(err)
+						return err
+					}
+					update("", f+1, c.Frames)
+				}
+				finish(nil)
 			}
-			finish(nil)
 			if err := stageRig(&plan, truth, r, format.WriteOptions{}); err != nil {
 				return err
 			}
 			if err := plan.Commit(cmd.Context()); err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "%s: %d vertices, %d joints, %d frames → %s (rest.obj, frame-0001…%04d.obj, truth.glb)\n",
-				kind, len(r.Mesh.Verts), r.Skeleton.Len(), c.Frames, o.out, c.Frames)
+			files := fmt.Sprintf("rest.obj, frame-0001…%04d.obj, truth.glb", c.Frames)
+			if o.pc2 {
+				files = "rest.obj, anim.pc2, truth.glb"
+			}
+			fmt.Fprintf(cmd.OutOrStdout(), "%s: %d vertices, %d joints, %d frames → %s (%s)\n",
+				kind, len(r.Mesh.Verts), r.Skeleton.Len(), c.Frames, o.out, files)
 			return nil
 		},
 	}
@@ -111,5 +137,6 @@ Kinds:
 	f.Uint64Var(&o.seed, "seed", 1, "seed of the motion")
 	f.IntVar(&o.vertices, "vertices", 4000, "approximate vertex count, 200 to 2000000")
 	f.BoolVar(&o.shells, "shells", false, "add separate shells (eyes, a ring): a multi-piece mesh")
+	f.BoolVar(&o.pc2, "pc2", false, "write the frames as one point cache, DIR/anim.pc2, streamed (not frame-NNNN.obj)")
 	return cmd
 }

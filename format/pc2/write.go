@@ -33,15 +33,35 @@ func WriteFPS(w io.Writer, frames [][]linalg.Vec3, fps float64) error {
 			return fmt.Errorf("pc2: frame %d has %d points, frame 1 has %d", f+1, len(fr), n)
 		}
 	}
-	if int64(len(frames))*int64(n)*12 > maxBytes {
-		return fmt.Errorf("pc2: %d frames of %d points is too large", len(frames), n)
+	return WriteFrames(w, n, len(frames), fps, func(f int, _ []linalg.Vec3) []linalg.Vec3 { return frames[f] })
+}
+
+// WriteFrames writes a cache of frames frames of n points, played at fps
+// frames per second, asking frame for each in turn (dst, of length n
+// after the first call, may be filled and returned): a long cache is
+// streamed, never held whole. Nothing is written when the sizes are out
+// of range; frame must return n points.
+func WriteFrames(w io.Writer, n, frames int, fps float64, frame func(f int, dst []linalg.Vec3) []linalg.Vec3) error {
+	if !(fps > 0) || math.IsInf(fps, 0) {
+		return fmt.Errorf("pc2: frame rate %v is not positive", fps)
 	}
-	bw := bufio.NewWriter(w)
-	h := header{Version: 1, Points: int32(n), SampleRate: float32(sceneFPS / fps), Samples: int32(len(frames))}
+	if frames <= 0 || n <= 0 {
+		return fmt.Errorf("pc2: nothing to write (%d frames of %d points)", frames, n)
+	}
+	if int64(frames)*int64(n)*12 > maxBytes {
+		return fmt.Errorf("pc2: %d frames of %d points is too large", frames, n)
+	}
+	bw := bufio.NewWriterSize(w, 1<<16)
+	h := header{Version: 1, Points: int32(n), SampleRate: float32(sceneFPS / fps), Samples: int32(frames)}
 	copy(h.Magic[:], magic)
 	binary.Write(bw, binary.LittleEndian, &h)
 	var b [12]byte
-	for _, fr := range frames {
+	var fr []linalg.Vec3
+	for f := 0; f < frames; f++ {
+		fr = frame(f, fr)
+		if len(fr) != n {
+			return fmt.Errorf("pc2: frame %d has %d points, not %d", f+1, len(fr), n)
+		}
 		for _, p := range fr {
 			for k := 0; k < 3; k++ {
 				binary.LittleEndian.PutUint32(b[4*k:], math.Float32bits(float32(p[k])))
