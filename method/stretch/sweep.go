@@ -19,6 +19,10 @@ type fitter struct {
 	uniform bool
 	levers  [][]lever
 	below   [][]int // below[j]: j's descendants, in index order
+	// moved[j]: the vertices some joint of j's subtree moves, in index
+	// order — all that a step of joint j (with hold) can change; nil for
+	// a root, which moves every vertex.
+	moved [][]int32
 }
 
 func newFitter(r *rig.Rig, uniform bool) *fitter {
@@ -37,12 +41,33 @@ func newFitter(r *rig.Rig, uniform bool) *fitter {
 			fr.below[p] = append(fr.below[p], k)
 		}
 	}
+	fr.moved = make([][]int32, nj)
+	in := make([]bool, nj)
+	for j, jt := range r.Skeleton.Joints {
+		if jt.Parent == rig.NoParent {
+			continue
+		}
+		clear(in)
+		in[j] = true
+		for _, k := range fr.below[j] {
+			in[k] = true
+		}
+		for i, inf := range r.Skin {
+			for k := 0; k < rig.MaxInfluences; k++ {
+				if inf.Weight[k] > 0 && in[inf.Joint[k]] {
+					fr.moved[j] = append(fr.moved[j], int32(i))
+					break
+				}
+			}
+		}
+	}
 	return fr
 }
 
 type scratch struct {
 	pose, m []linalg.Affine
-	v, old  []linalg.Vec3
+	v       []linalg.Vec3
+	e       []float64 // each vertex's squared error, as sse left it
 	rot     []linalg.Quat
 	scale   []linalg.Vec3
 }
@@ -50,25 +75,33 @@ type scratch struct {
 func (fr *fitter) scratch() *scratch {
 	nj, n := fr.r.Skeleton.Len(), len(fr.r.Mesh.Verts)
 	return &scratch{pose: make([]linalg.Affine, nj), m: make([]linalg.Affine, nj),
-		v: make([]linalg.Vec3, n), old: make([]linalg.Vec3, n),
+		v: make([]linalg.Vec3, n), e: make([]float64, n),
 		rot: make([]linalg.Quat, nj), scale: make([]linalg.Vec3, nj)}
 }
 
 // sse replays st through FK and LBS (the model rig.Skeleton.Pose and
 // rig.Deform define) into sc.v and returns its squared error against y.
 func (fr *fitter) sse(st frameState, y []linalg.Vec3, sc *scratch) float64 {
+	return fr.sseMoved(st, y, sc, -1)
+}
+
+// sseMoved is sse after a step of joint j alone (-1: any change): only
+// the vertices j's subtree moves are replayed, the others' positions and
+// errors are sc's from the last call. The sum runs over every vertex in
+// order, so it is the same number sse gives.
+func (fr *fitter) sseMoved(st frameState, y []linalg.Vec3, sc *scratch, j int) float64 {
 	sk := &fr.r.Skeleton
-	for j, jt := range sk.Joints {
-		local := linalg.TRS(st.trans[j], st.rot[j], st.scale[j])
+	for k, jt := range sk.Joints {
+		local := linalg.TRS(st.trans[k], st.rot[k], st.scale[k])
 		if jt.Parent == rig.NoParent {
-			sc.pose[j] = local
+			sc.pose[k] = local
 		} else {
-			sc.pose[j] = sc.pose[jt.Parent].Mul(local)
+			sc.pose[k] = sc.pose[jt.Parent].Mul(local)
 		}
 	}
 	sk.SkinMatrices(sc.pose, sc.m)
-	e := 0.0
-	for i, in := range fr.r.Skin {
+	replay := func(i int) {
+		in := fr.r.Skin[i]
 		rp := fr.r.Mesh.Verts[i]
 		var v linalg.Vec3
 		for k := 0; k < rig.MaxInfluences; k++ {
@@ -78,7 +111,20 @@ func (fr *fitter) sse(st frameState, y []linalg.Vec3, sc *scratch) float64 {
 		}
 		sc.v[i] = v
 		d := v.Sub(y[i])
-		e += d.Dot(d)
+		sc.e[i] = d.Dot(d)
+	}
+	if j < 0 || fr.moved[j] == nil {
+		for i := range fr.r.Skin {
+			replay(i)
+		}
+	} else {
+		for _, i := range fr.moved[j] {
+			replay(int(i))
+		}
+	}
+	e := 0.0
+	for _, x := range sc.e {
+		e += x
 	}
 	return e
 }
@@ -145,15 +191,14 @@ func (fr *fitter) sweep(st frameState, y []linalg.Vec3, sc *scratch) {
 			st.trans[j] = zbar.Sub(linalg.TRS(linalg.Vec3{}, q, s).M.MulVec(abar))
 		}
 		fr.hold(st, sc, j)
-		copy(sc.old, sc.v)
-		if e := fr.sse(st, y, sc); e <= best {
+		if e := fr.sseMoved(st, y, sc, j); e <= best {
 			best = e
 			continue
 		}
 		copy(st.rot, sc.rot)
 		copy(st.scale, sc.scale)
 		st.trans[j] = oldTrans
-		best = fr.sse(st, y, sc)
+		best = fr.sseMoved(st, y, sc, j)
 	}
 }
 
