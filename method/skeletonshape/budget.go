@@ -117,14 +117,8 @@ func pick(v []float64, keep []int) []float64 {
 // short of n when no joint with two bones is left to remove.
 func SetJoints(s *static.Skeleton, n int, plane *Plane, d float64) int {
 	mirrorOf := func(j int) int {
-		if plane == nil {
-			return j
-		}
-		r := plane.Reflect(s.Joints[j])
-		for k, q := range s.Joints {
-			if q.Dist(r) < 1e-6*d {
-				return k
-			}
+		if k := mirrorJoint(s, plane, j, d); k >= 0 {
+			return k
 		}
 		return j
 	}

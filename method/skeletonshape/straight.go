@@ -36,18 +36,7 @@ func Straighten(s *static.Skeleton, radius []float64, plane *Plane, d float64) (
 		n := len(s.Joints)
 		adj := adjacency(n, s.Edges)
 		inner := func(j int) bool { return len(adj[j]) == 2 && j != s.Root }
-		mirrorOf := func(j int) int {
-			if plane == nil {
-				return j
-			}
-			r := plane.Reflect(s.Joints[j])
-			for k, q := range s.Joints {
-				if q.Dist(r) < 1e-6*d {
-					return k
-				}
-			}
-			return -1
-		}
+		mirrorOf := func(j int) int { return mirrorJoint(s, plane, j, d) }
 		// The girth a joint stands for: a tip sits on the surface, its own
 		// thickness near 0; the limb's there is its neighbour's.
 		girth := func(j int) float64 {
@@ -147,4 +136,19 @@ func Straighten(s *static.Skeleton, radius []float64, plane *Plane, d float64) (
 // leaves the fork's body: within the sum of their thicknesses.
 func exits(p []linalg.Vec3, radius []float64, f, j int) bool {
 	return p[f].Dist(p[j]) <= radius[f]+radius[j]
+}
+
+// mirrorJoint returns the joint at j's mirror image through plane (j
+// itself without a plane), -1 when there is none.
+func mirrorJoint(s *static.Skeleton, plane *Plane, j int, d float64) int {
+	if plane == nil {
+		return j
+	}
+	r := plane.Reflect(s.Joints[j])
+	for k, q := range s.Joints {
+		if q.Dist(r) < 1e-6*d {
+			return k
+		}
+	}
+	return -1
 }
