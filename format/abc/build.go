@@ -50,8 +50,16 @@ func (a *Archive) build(sc *Scene, picked []*candidate, fps float64, opt Options
 		}
 		for k, c := range picked {
 			p := sc.Parts[k]
-			if err := ev[k].positions(a, c, t, frame[p.FirstVert:p.FirstVert+p.Verts]); err != nil {
+			part := frame[p.FirstVert : p.FirstVert+p.Verts]
+			if err := ev[k].positions(a, c, t, part); err != nil {
 				return err
+			}
+			// The sequence holds float32: a point the transforms above it
+			// carry past its range is refused here, naming the object.
+			for i, v := range part {
+				if !v.Vec3f().IsFinite() {
+					return c.mesh.Object.errf("at time %g: point %d at %v is beyond float32's range", t, i, v)
+				}
 			}
 		}
 		if f == 0 {
