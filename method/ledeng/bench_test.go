@@ -24,7 +24,7 @@ func benchProblem(b *testing.B) *problem {
 	}
 	s := character.Sequence(r)
 	us := method.NewUnitSphere(s.Rest.Verts)
-	p := &problem{&skinning.Model{N: s.N(), F: s.F(), Rest: us.To(nil, s.Rest.Verts), Frames: us.To(nil, s.Frames), Top: mesh.NewTopology(s.Rest)}}
+	p := &problem{&skinning.Model{N: s.N(), F: s.F(), Rest: us.To(nil, s.Rest.Verts), Frames: us.ToFrames(nil, s.Frames), Top: mesh.NewTopology(s.Rest)}}
 	label, nc, err := p.clusterLBG(context.Background(), 32, nil)
 	if err != nil {
 		b.Fatal(err)

@@ -87,7 +87,7 @@ func TestStaticInputGivesOneBone(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep := rigcheck.Check(t, s, r)
-	if rep.Bones != 1 || rep.RMSEPercent > 1e-9 {
+	if rep.Bones != 1 || rep.RMSEPercent > 1e-5 { // float32 frames: their rounding
 		t.Errorf("static input: %d bones, RMSE%% %v", rep.Bones, rep.RMSEPercent)
 	}
 	if len(notes) == 0 || !strings.Contains(notes[0], "one bone") {

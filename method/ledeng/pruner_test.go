@@ -20,7 +20,7 @@ func twinTube(t *testing.T) *problem {
 	r := testrig.Tube(t, 12, linalg.Vec3{})
 	s := testrig.Play(t, r)
 	const b = 4
-	p := &problem{&skinning.Model{N: s.N(), F: s.F(), Rest: s.Rest.Verts, Frames: s.Frames, Top: mesh.NewTopology(s.Rest), B: b}}
+	p := &problem{&skinning.Model{N: s.N(), F: s.F(), Rest: s.Rest.Verts, Frames: s.Frames64(), Top: mesh.NewTopology(s.Rest), B: b}}
 	p.M = make([]linalg.Affine, p.F*b)
 	var pose, skin []linalg.Affine
 	for f := 0; f < p.F; f++ {
@@ -181,7 +181,7 @@ func countTrue(b []bool) int {
 // comparing the greedy choice with a better set made costs negative.
 func TestRemovalCostNonNegative(t *testing.T) {
 	s := testrig.Play(t, testrig.Tube(t, 12, linalg.Vec3{}))
-	p := &problem{&skinning.Model{N: s.N(), F: s.F(), Rest: s.Rest.Verts, Frames: s.Frames, Top: mesh.NewTopology(s.Rest)}}
+	p := &problem{&skinning.Model{N: s.N(), F: s.F(), Rest: s.Rest.Verts, Frames: s.Frames64(), Top: mesh.NewTopology(s.Rest)}}
 	label, nc, err := p.clusterLBG(context.Background(), 12, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -53,7 +53,7 @@ func TestSeamedTube(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rep := rigcheck.Check(t, still, r); rep.Bones != 1 || len(r.Skin) != still.N() || rep.RMSEPercent > 1e-9 {
+	if rep := rigcheck.Check(t, still, r); rep.Bones != 1 || len(r.Skin) != still.N() || rep.RMSEPercent > 1e-5 { // float32 frames
 		t.Errorf("static soup: %d bones, %d weights for %d vertices, RMSE%% %v", rep.Bones, len(r.Skin), still.N(), rep.RMSEPercent)
 	}
 }
