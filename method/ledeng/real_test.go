@@ -71,13 +71,17 @@ func TestRealSequences(t *testing.T) {
 
 // TestBonesAsked rigs the shared sequences at the bone counts the issue
 // compares at (Dem Bones' counts): Options.Bones must give that many
-// bones (±1), on a skeletal rig (rigcheck).
+// bones (±1), on a skeletal rig (rigcheck), at or under the RMSE% of Dem
+// Bones' free bones at that count (issue 16's table; measured 0.285,
+// 0.280, 0.194) — except the elastic cow, which rotation-only bones
+// cannot reach (1.488 against 1.176; --stretch does, TestStretchCow).
 func TestBonesAsked(t *testing.T) {
 	root := shareddata.Path(t, "sequences")
 	for _, tc := range []struct {
-		name  string
-		bones int
-	}{{"cat-poses", 28}, {"lion-poses", 30}, {"horse-gallop", 26}, {"cow", 11}} {
+		name     string
+		bones    int
+		demBones float64
+	}{{"cat-poses", 28, 0.473}, {"lion-poses", 30, 0.363}, {"horse-gallop", 26, 0.436}, {"cow", 11, 0}} {
 		t.Run(tc.name, func(t *testing.T) {
 			in, err := format.Load([]string{filepath.Join(root, tc.name)}, format.LoadOptions{})
 			if err != nil {
@@ -91,6 +95,9 @@ func TestBonesAsked(t *testing.T) {
 			t.Logf("%s: %d bones asked, %d given, RMSE%% %.3f", tc.name, tc.bones, rep.Bones, rep.RMSEPercent)
 			if d := rep.Bones - tc.bones; d < -1 || d > 1 {
 				t.Errorf("%d bones asked, %d given", tc.bones, rep.Bones)
+			}
+			if tc.demBones > 0 && rep.RMSEPercent > tc.demBones {
+				t.Errorf("RMSE%% %.3f above Dem Bones' %.3f at %d bones", rep.RMSEPercent, tc.demBones, tc.bones)
 			}
 		})
 	}
