@@ -244,7 +244,8 @@ func collect(args []string) (parts []part, loose []string, err error) {
 }
 
 // folder lists a folder's per-frame meshes in natural order, setting apart
-// a rest.* or reference.* file.
+// a rest.* or reference.* file; a folder without them holding one point
+// cache is that cache.
 func folder(dir string) (part, error) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -266,6 +267,21 @@ func folder(dir string) (part, error) {
 		p.meshes = append(p.meshes, n)
 	}
 	if len(p.meshes) == 0 {
+		// A folder of one point cache and its rest mesh (meshrig gen
+		// --pc2 writes one) is that cache.
+		var caches []string
+		for _, n := range names {
+			if f, _, err := ByPath(n); err == nil && f.Cache != nil {
+				caches = append(caches, n)
+			}
+		}
+		if len(caches) == 1 {
+			p.cache = caches[0]
+			return p, nil
+		}
+		if len(caches) > 1 {
+			return part{}, fmt.Errorf("%s: %w: the folder has no mesh files and %d point caches; give the cache to read (with --rest)", dir, ErrNoFrames, len(caches))
+		}
 		return part{}, fmt.Errorf("%s: %w: the folder has no mesh files (%s)", dir, ErrNoFrames, meshExts())
 	}
 	return p, nil

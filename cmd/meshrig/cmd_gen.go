@@ -35,8 +35,9 @@ func newGen(g *globals) *cobra.Command {
 DIR/frame-0001.obj …, or with --pc2 one point cache DIR/anim.pc2 streamed a
 frame at a time (a production-size cache: --vertices 100000 --frames 1000
 is 1.2 GB) — plus its ground-truth rig, DIR/truth.glb. Rig the folder and
-compare: meshrig rig DIR -o out.glb (with --pc2: meshrig rig DIR/anim.pc2
---rest DIR/rest.obj), then meshrig eval out.glb DIR --truth DIR/truth.glb.
+compare: meshrig rig DIR -o out.glb (with --pc2 too: a folder of one cache
+and its rest mesh is that cache), then meshrig eval out.glb DIR --truth
+DIR/truth.glb.
 
 Kinds:
   ` + strings.Join(character.Kinds(), "\n  "),

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/meshrig/meshrig/format"
@@ -10,7 +12,8 @@ import (
 
 // TestGenPC2: gen --pc2 writes the same frames as the OBJ sequence of the
 // same character (to float32, the cache's precision), as one streamed
-// cache that rig reads beside its rest mesh.
+// cache that rig reads beside its rest mesh — given as the cache with
+// --rest, or as the folder.
 func TestGenPC2(t *testing.T) {
 	dir := t.TempDir()
 	objs, cache := filepath.Join(dir, "objs"), filepath.Join(dir, "cache")
@@ -46,8 +49,22 @@ func TestGenPC2(t *testing.T) {
 	if sb.Clips[0].FPS != 30 {
 		t.Errorf("the cache plays at %g fps, want 30", sb.Clips[0].FPS)
 	}
-	out := filepath.Join(dir, "q.glb")
-	if _, err := run(t, "rig", filepath.Join(cache, "anim.pc2"), "--rest", filepath.Join(cache, "rest.obj"), "-o", out); err != nil {
-		t.Fatal(err)
+	// The cache given with its rest mesh, and the folder holding both, are
+	// the same input (but for the clip's name: the cache's or the folder's).
+	var reps [2]string
+	for k, args := range [][]string{{filepath.Join(cache, "anim.pc2"), "--rest", filepath.Join(cache, "rest.obj")}, {cache}} {
+		out := filepath.Join(dir, fmt.Sprintf("q%d.glb", k))
+		text, err := run(t, append(append([]string{"rig"}, args...), "-o", out)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range strings.Split(text, "\n") {
+			if strings.HasPrefix(l, "bones") || strings.HasPrefix(l, "RMSE%") || strings.HasPrefix(l, "frames") {
+				reps[k] += l + "\n"
+			}
+		}
+	}
+	if reps[0] == "" || reps[0] != reps[1] {
+		t.Errorf("rigging the folder gives\n%s\nrigging its cache with --rest\n%s", reps[1], reps[0])
 	}
 }
