@@ -48,11 +48,7 @@ const settleIterations = 1
 // others in place, still hold when they go together. It returns at least
 // the cheapest bone.
 func (p *problem) cheapestApart(cost []float64, k int) []int {
-	order := make([]int, len(cost))
-	for j := range order {
-		order[j] = j
-	}
-	sort.SliceStable(order, func(a, b int) bool { return cost[order[a]] < cost[order[b]] })
+	order := byCost(cost)
 	if k <= 1 {
 		return order[:1]
 	}
@@ -85,6 +81,17 @@ func (p *problem) cheapestApart(cost []float64, k int) []int {
 		out = order[:1]
 	}
 	return out
+}
+
+// byCost returns the bones in order of cost, cheapest first (ties in
+// index order).
+func byCost(cost []float64) []int {
+	order := make([]int, len(cost))
+	for j := range order {
+		order[j] = j
+	}
+	sort.SliceStable(order, func(a, b int) bool { return cost[order[a]] < cost[order[b]] })
+	return order
 }
 
 func cheapest(cost []float64) int {

@@ -2,7 +2,6 @@ package ledeng
 
 import (
 	"math"
-	"sort"
 
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/method/skinning"
@@ -138,11 +137,7 @@ func (pr *pruner) judge(p *problem, e float64, joints []skinning.Joint) bool {
 // infinite cost (some vertex has no other bone) is never marked.
 func (pr *pruner) pick(p *problem, cost []float64, joints []skinning.Joint, e float64) []bool {
 	drop := make([]bool, p.B)
-	order := make([]int, p.B)
-	for j := range order {
-		order[j] = j
-	}
-	sort.SliceStable(order, func(a, b int) bool { return cost[order[a]] < cost[order[b]] })
+	order := byCost(cost)
 	blocked := make([]bool, p.B)
 	var sum float64
 	n := 0

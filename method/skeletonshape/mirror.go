@@ -179,18 +179,8 @@ func Symmetrize(s *static.Skeleton, pl Plane, d float64) (*static.Skeleton, Mirr
 		// A one-sided part's mirror image takes the mirror images of its
 		// own bones and of one bone attaching it to the rest, so mirroring
 		// adds no loop.
-		comp := make([]int, m)
-		for j := range comp {
-			comp[j] = j
-		}
-		var find func(int) int
-		find = func(j int) int {
-			for comp[j] != j {
-				comp[j] = comp[comp[j]]
-				j = comp[j]
-			}
-			return j
-		}
+		comp := newForest(m)
+		find := comp.find
 		edges := out.Edges[:len(out.Edges):len(out.Edges)]
 		for _, e := range edges {
 			if copied[e[0]] && copied[e[1]] {
@@ -278,18 +268,8 @@ func mirrorTopology(s *static.Skeleton, partner []int) {
 		}
 		return groups[i].length < groups[k].length
 	})
-	comp := make([]int, n)
-	for j := range comp {
-		comp[j] = j
-	}
-	var find func(int) int
-	find = func(j int) int {
-		for comp[j] != j {
-			comp[j] = comp[comp[j]]
-			j = comp[j]
-		}
-		return j
-	}
+	comp := newForest(n)
+	find := comp.find
 	var edges [][2]int
 	var skipped [][2]int
 	for _, g := range groups {
@@ -364,4 +344,24 @@ func onCycle(adj [][]int, j int) bool {
 		}
 	}
 	return seen[b]
+}
+
+// forest is a disjoint-set forest with path halving; a set is joined to
+// another by setting its root's entry (comp[find(a)] = find(b)).
+type forest []int
+
+func newForest(n int) forest {
+	f := make(forest, n)
+	for j := range f {
+		f[j] = j
+	}
+	return f
+}
+
+func (f forest) find(j int) int {
+	for f[j] != j {
+		f[j] = f[f[j]]
+		j = f[j]
+	}
+	return j
 }
