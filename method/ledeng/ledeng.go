@@ -98,7 +98,11 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 	h := q.Root(joints)
 	q.Constrain(h)
 	qs := &weightSolver{p: q, k: opt.MaxInfluences, omega: opt.Smoothness, lap: lap, keep: opt.Bones > 0}
-	err = q.FitSkeletonUntil(ctx, &h, finalIterations, skinning.FitSweeps, finalTol, func() { qs.update(sweeps) },
+	// One smoothing sweep per round, not smoothingSweeps: the rounds
+	// repeat the sweep anyway, and the weights were smoothed in the
+	// rigging loop (cat-poses at 28 bones: 12% less time, RMSE% 0.2852 →
+	// 0.2869).
+	err = q.FitSkeletonUntil(ctx, &h, finalIterations, skinning.FitSweeps, finalTol, func() { qs.update(1) },
 		func(done, total int) { opt.Progress.Report("skeletal fit", done, total) })
 	if err != nil {
 		return nil, err
