@@ -8,6 +8,9 @@ import (
 type Options struct {
 	// InitBones is the over-estimated cluster count of the initialization
 	// (§4). Default 32; with Bones set, at least 1.25·Bones (rounded up).
+	// The automatic count starts again from twice as many clusters while
+	// it keeps two thirds of the initial bones or more (up to
+	// 4·InitBones): the initialization's cap does not decide it.
 	InitBones int
 	// Bones, when positive, is the bone count asked for: the
 	// initialization makes at least 1.25·Bones clusters, no pruning (Eq.
@@ -40,13 +43,22 @@ type Options struct {
 	// while each bone removed raises the reconstruction error by less
 	// than this fraction of it or by less than a fixed amount per vertex
 	// and frame (boneWorth, in pruner.go), whichever allows more — or
-	// while the error stays under 0.18% of the bounding diagonal. Both
-	// are measured on the motion's error curve at the current count, so
-	// the count does not depend on InitBones (once InitBones is above
-	// it). When the error leaves that allowance for good, the last rig
-	// within it is kept (see pruner.go). Default 0.04; negative
-	// disables.
+	// while the error stays under 0.18% of the bounding diagonal, and
+	// never past Level. Both are measured on the motion's error curve at
+	// the current count, not on where the initialization started. When
+	// the error leaves that allowance for good, the last rig within it is
+	// kept (see pruner.go). Default 0.05; negative disables.
 	Prune float64
+	// Level bounds the automatic count's error (Bones 0): pruning never
+	// keeps a state whose RMS error in the rigging loop (soft joints,
+	// before the exact skeletal fit, which lowers it 2–3×) is above Level
+	// percent of the rest pose's bounding diagonal. It decides on motion
+	// whose error curve has no knee (the elastic cow: 3% more error per
+	// bone removed from 70 bones down to 15), where Prune alone stops
+	// wherever one noisy step happens to cost more; articulated motion
+	// stops at its knee far below it (0.3–0.5% of the diagonal on the
+	// shared sequences). Default 1; negative disables.
+	Level float64
 	// Free skips the skeleton: plain skinning decomposition, one free rigid
 	// transform per bone per frame (rig.NewFree form). Without joints every
 	// bone lowers the error, so only Eq. 11 and MaxBones remove bones
@@ -74,6 +86,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.Smoothness == 0 {
 		o.Smoothness = 1e-3
+	}
+	if o.Level == 0 {
+		o.Level = 1
 	}
 	if o.Prune == 0 {
 		o.Prune = 0.05

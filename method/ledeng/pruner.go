@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/meshrig/meshrig/linalg"
+	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/method/skinning"
 )
 
@@ -74,6 +75,7 @@ type pruner struct {
 	rel   float64 // Options.Prune: a bone must save this fraction of the error
 	worth float64 // boneWorth as a sum of squares over p's vertices and frames
 	floor float64 // pruning always goes on below this error (exactRMS)
+	level float64 // and never above this one (Options.Level)
 
 	good    snapshot // the last state within the allowance
 	goodErr float64
@@ -85,9 +87,15 @@ type pruner struct {
 // the error grows, per bone removed since the last state kept, by less
 // than the larger of prune times that state's error and boneWorth (per
 // vertex and frame), or stays under an RMS of exactRMS.
-func (p *problem) newPruner(prune float64) *pruner {
+func (p *problem) newPruner(prune, level float64) *pruner {
 	nf := float64(p.F * p.N)
-	return &pruner{rel: prune, worth: nf * boneWorth, floor: nf * exactRMS * exactRMS}
+	pr := &pruner{rel: prune, worth: nf * boneWorth, floor: nf * exactRMS * exactRMS, level: math.Inf(1)}
+	if level > 0 {
+		lo, hi := mesh.Bounds(p.Rest)
+		rms := level / 100 * hi.Dist(lo)
+		pr.level = nf * rms * rms
+	}
+	return pr
 }
 
 // allowed is the largest error (a sum of squares) a state of b bones may
@@ -99,7 +107,7 @@ func (pr *pruner) allowed(b int) float64 {
 		// part (a finger) saves less than it, yet its joint is real.
 		per = math.Max(per, pr.worth)
 	}
-	return math.Max(pr.floor, pr.goodErr+float64(pr.good.b-b)*per)
+	return math.Max(pr.floor, math.Min(pr.level, pr.goodErr+float64(pr.good.b-b)*per))
 }
 
 // judge weighs the error e of p's current state. Within the allowance it

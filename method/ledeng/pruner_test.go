@@ -71,7 +71,7 @@ func TestRemovalCost(t *testing.T) {
 
 func TestPrunerJudgesAndGoesBack(t *testing.T) {
 	p := twinTube(t)
-	pr := p.newPruner(0.04)
+	pr := p.newPruner(0.04, 0)
 	n := float64(p.F * p.N)
 	if got, want := pr.floor, n*exactRMS*exactRMS; got != want {
 		t.Fatalf("floor %v, want %v (exactRMS)", got, want)
@@ -116,7 +116,7 @@ func TestPrunerJudgesAndGoesBack(t *testing.T) {
 	// Above the exact fit, a bone saving less than boneWorth per vertex
 	// and frame goes whatever the relative rise; one saving more stays.
 	q := twinTube(t)
-	pr = q.newPruner(0.04)
+	pr = q.newPruner(0.04, 0)
 	low := 2 * pr.floor // 0.04·low is under boneWorth·n
 	pr.judge(q, low, nil)
 	q.B--
