@@ -14,11 +14,11 @@ import (
 // TestCharacters: generated characters of every kind in bind pose, whose
 // skeletons are known (biped 17 joints, quadruped 21, hand 16, snake 12),
 // at two vertex counts: the joint count follows the limbs (between the
-// true count and 1.7 times it; measured 23–27, 29–31, 24–26, 14–15), the
+// true count and 1.7 times it; measured 22–26, 28–30, 23–25, 14), the
 // joints lie near the true ones (joint error% at most 3, the hand 7:
-// measured 2.1, 2.5–2.7, 4.8–6.4, 1.6–1.8), no joint has more than three
-// children, and the biped and quadruped are mirror-symmetric with the
-// root on the plane.
+// measured 2.0–2.1, 2.5–2.8, 4.5–6.2, 1.6–2.0), no two joints share a
+// place, no joint has more than three children, and the biped and
+// quadruped are mirror-symmetric with the root on the plane.
 func TestCharacters(t *testing.T) {
 	if testing.Short() {
 		t.Skip("eight force-field runs")
@@ -46,6 +46,7 @@ func TestCharacters(t *testing.T) {
 			if je > c.bound {
 				t.Errorf("%s %d: joint error %.2f%%, want at most %.0f", c.kind, nv, je, c.bound)
 			}
+			checkDistinct(t, s, d)
 			parent, order := s.Tree()
 			kids := make([]int, len(s.Joints))
 			for _, j := range order[1:] {

@@ -83,8 +83,21 @@ func (gr *graph) extendTips(b *bvh.Tree, h float64) {
 // lies within 1.5 radii of the fork anyway. Spheres of a voxel or so are
 // forks of thin parts (toes, fingers) where the sphere is the voxel
 // grid's, not a body's.
+//
+// Bones of one fork often run along the same curve out of its sphere (a
+// neck carrying the head and both ears, a pelvis the legs and the tail
+// pass through): they leave it at the same voxel, and share the joint
+// there, as they share one that already stands there, rather than each
+// get a copy of it (coincident joints, and loops between them that the
+// shape does not have).
 func (gr *graph) exits() {
 	deg := gr.degree()
+	at := make(map[linalg.Vec3]int, len(gr.joints))
+	for j, p := range gr.joints {
+		if _, ok := at[p]; !ok {
+			at[p] = j
+		}
+	}
 	n := len(gr.edges)
 	for k := 0; k < n; k++ {
 		for side := 0; side < 2; side++ {
@@ -112,14 +125,37 @@ func (gr *graph) exits() {
 			if cut < 0 {
 				continue
 			}
-			nj := gr.add(pl.pts[cut], pl.rad[cut])
+			nj, ok := at[pl.pts[cut]]
+			if !ok {
+				nj = gr.add(pl.pts[cut], pl.rad[cut])
+				at[pl.pts[cut]] = nj
+				deg = append(deg, 0)
+			}
 			gr.edges[k] = [2]int{J, nj}
 			gr.paths[k] = pl.sub(1, cut)
 			gr.edges = append(gr.edges, [2]int{nj, e[1-side]})
 			gr.paths = append(gr.paths, pl.sub(cut+1, len(pl.pts)-1))
-			deg = append(deg, 2)
+			deg[nj] += 2
 		}
 	}
+	gr.dropRepeated()
+}
+
+// dropRepeated removes bones that repeat another (the same two joints,
+// either way round) and bones from a joint to itself, with their curves.
+func (gr *graph) dropRepeated() {
+	seen := make(map[[2]int]bool, len(gr.edges))
+	k := 0
+	for i, e := range gr.edges {
+		key := [2]int{min(e[0], e[1]), max(e[0], e[1])}
+		if e[0] == e[1] || seen[key] {
+			continue
+		}
+		seen[key] = true
+		gr.edges[k], gr.paths[k] = e, gr.paths[i]
+		k++
+	}
+	gr.edges, gr.paths = gr.edges[:k], gr.paths[:k]
 }
 
 // bend splits every bone at the sharpest bends of its curve, recursively

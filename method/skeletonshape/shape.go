@@ -61,6 +61,9 @@ func Shape(ctx context.Context, m *mesh.Mesh, s *static.Skeleton, opt Options) (
 		if out, folded = FoldDetail(out, thickness(tree, out.Joints)); folded > 0 {
 			opt.Notes.Add(fmt.Sprintf("shape: %d joints of detail branches (shorter than %.1f times the thickness where they leave the body) folded into their parent", folded, detailReach))
 		}
+		if out, folded = FoldThin(out, tree, opt.Resolution); folded > 0 {
+			opt.Notes.Add(fmt.Sprintf("shape: %d joints of thin short branches (toes, fingers: within %d resolutions of the surface, shorter than %.2f of the limb they end) folded into their parent", folded, thinGirth, thinReach))
+		}
 	}
 	var plane *Plane
 	if pl, ok := MirrorPlane(m); ok {
