@@ -3,7 +3,8 @@
 // have one, to make it one an animator would keep (issue 18): the mesh's
 // mirror plane (MirrorPlane) and the skeleton made symmetric about it
 // (Symmetrize, MirrorResidual to measure it), detail branches folded into
-// their parent (FoldDetail), joints along straight runs removed
+// their parent (FoldDetail: short bumps; FoldThin: digits thinner than the
+// method resolves), joints along straight runs removed
 // (Straighten), the root moved to the torso (TorsoRoot), star joints
 // split into short chains (SplitStars), a joint count honoured
 // (SetJoints) and the joints of a biped or quadruped named (Name), the

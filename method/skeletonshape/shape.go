@@ -28,16 +28,17 @@ type Options struct {
 	// Resolution is the finest detail the method resolves, in the mesh's
 	// units (the force field's voxel edge): its joints sit within about
 	// that of where they belong, so a part thinner than it counts as this
-	// thick when Straighten judges joints along it. Zero: the thickness
-	// as measured.
+	// thick when Straighten judges joints along it, and digits within two
+	// of it of the surface are folded (FoldThin). Zero: the thickness as
+	// measured, and no digits folded.
 	Resolution float64
 	// Notes may be nil.
 	Notes method.Notes
 }
 
 // Shape makes a method's curve skeleton s of m one an animator would
-// keep, in this order: detail branches folded (FoldDetail) unless
-// opt.Detail; symmetric about m's mirror plane when m has one
+// keep, in this order: detail branches folded (FoldDetail, and FoldThin
+// at opt.Resolution) unless opt.Detail; symmetric about m's mirror plane when m has one
 // (MirrorPlane, Plane.Residual ≤ SymmetricResidual; Symmetrize) unless
 // opt.NoSymmetry; joints that only oversample straight runs removed
 // (Straighten) unless opt.Detail or opt.Joints; rooted at the torso
