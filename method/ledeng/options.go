@@ -7,7 +7,10 @@ import (
 // Options controls the method. The zero value gives the paper's defaults.
 type Options struct {
 	// InitBones is the over-estimated cluster count of the initialization
-	// (§4). Default 32; with Bones set, at least 1.25·Bones (rounded up).
+	// (§4). Default 32; with Bones set, 1.25·Bones (rounded up), or
+	// InitBones when that is more: removing 21 of the cow's 32 clusters
+	// to reach 11 bones took 13 restarts for an error no lower (RMSE%
+	// 1.488; from 14 clusters 1.448, in two thirds of the time).
 	// The automatic count starts again from twice as many clusters while
 	// it keeps two thirds of the initial bones or more (up to
 	// 4·InitBones): the initialization's cap does not decide it.
@@ -72,7 +75,7 @@ type Options struct {
 }
 
 func (o Options) withDefaults() Options {
-	if o.InitBones <= 0 {
+	if o.InitBones <= 0 && o.Bones <= 0 {
 		o.InitBones = 32
 	}
 	if o.Iterations <= 0 {
