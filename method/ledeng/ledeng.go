@@ -157,7 +157,7 @@ func (p *problem) findBones(ctx context.Context, opt Options, lap []float64) ([]
 		target = max(target, int(math.Ceil(1.25*float64(opt.Bones))))
 	}
 	for {
-		joints, nb, full, err := p.findBonesFrom(ctx, opt, lap, target)
+		joints, a, err := p.findBonesFrom(ctx, opt, lap, target)
 		if err != nil {
 			return nil, err
 		}
@@ -165,14 +165,17 @@ func (p *problem) findBones(ctx context.Context, opt Options, lap []float64) ([]
 		// pruning kept two thirds of the initial bones or more and the
 		// clustering had more parts to give, the over-estimate was no
 		// over-estimate, and the search starts again from twice as many
-		// (up to maxInitGrowth times InitBones). Starting from more every
-		// time is no better: more clusters cost time, and on exact LBS
-		// data they leave the joints less well placed (the generated
-		// snake: joint error% 0.98 from 32, 2.02 from 64).
-		if opt.Bones > 0 || opt.Free || !full || 3*p.B < 2*nb || 2*target > maxInitGrowth*opt.InitBones {
+		// (up to maxInitGrowth times InitBones) — unless Level stopped
+		// it after removing some: then the error, not the start, decided.
+		// Starting from more every time is no better: more clusters cost
+		// time, and on exact LBS data they leave the joints less well
+		// placed (the generated snake: joint error% 0.98 from 32, 2.02
+		// from 64).
+		capped := 3*p.B >= 2*a.initial && !(a.byLevel && p.B < a.initial)
+		if opt.Bones > 0 || opt.Free || !a.full || !capped || 2*target > maxInitGrowth*opt.InitBones {
 			return joints, nil
 		}
-		opt.Notes.Add(fmt.Sprintf("ledeng: kept %d of %d initial bones; starting again from %d clusters", p.B, nb, 2*target))
+		opt.Notes.Add(fmt.Sprintf("ledeng: kept %d of %d initial bones; starting again from %d clusters", p.B, a.initial, 2*target))
 		target *= 2
 	}
 }
@@ -180,17 +183,26 @@ func (p *problem) findBones(ctx context.Context, opt Options, lap []float64) ([]
 // maxInitGrowth bounds how far findBones raises the initial cluster count.
 const maxInitGrowth = 4
 
+// attempt describes one search of findBonesFrom: its initial bone count,
+// whether the clustering reached its target (the motion may have more
+// parts), and whether Options.Level ended the pruning.
+type attempt struct {
+	initial int
+	full    bool
+	byLevel bool
+}
+
 // findBonesFrom is one search of findBones from target initial clusters.
 // It also returns the initial bone count and whether the clustering
 // reached its target (the motion may have more parts).
-func (p *problem) findBonesFrom(ctx context.Context, opt Options, lap []float64, target int) ([]skinning.Joint, int, bool, error) {
+func (p *problem) findBonesFrom(ctx context.Context, opt Options, lap []float64, target int) ([]skinning.Joint, attempt, error) {
 	// §4 Initialization.
 	report := func(stage string) func(done, total int) {
 		return func(done, total int) { opt.Progress.Report(stage, done, total) }
 	}
 	bone, nb, full, err := p.initialBones(ctx, opt, target, report("clustering"))
 	if err != nil {
-		return nil, 0, false, err
+		return nil, attempt{}, err
 	}
 	p.B = nb
 	p.M = p.FitClusters(bone, nb)
@@ -204,7 +216,7 @@ func (p *problem) findBonesFrom(ctx context.Context, opt Options, lap []float64,
 	ws := &weightSolver{p: p}
 	for it := 0; it < 10; it++ {
 		if err := ctx.Err(); err != nil {
-			return nil, 0, false, err
+			return nil, attempt{}, err
 		}
 		ws.keep = keep()
 		ws.k = min(1+it/3, opt.MaxInfluences)
@@ -227,7 +239,7 @@ func (p *problem) findBonesFrom(ctx context.Context, opt Options, lap []float64,
 	pr := p.newPruner(opt.Prune, opt.Level)
 	for it, total := 0, 0; it < opt.Iterations && total < maxTotalIterations; total++ {
 		if err := ctx.Err(); err != nil {
-			return nil, 0, false, err
+			return nil, attempt{}, err
 		}
 		ws.keep = keep()
 		ws.update(sweeps)
@@ -299,7 +311,7 @@ func (p *problem) findBonesFrom(ctx context.Context, opt Options, lap []float64,
 		}
 		prev = e
 	}
-	return joints, nb, full, nil
+	return joints, attempt{initial: nb, full: full, byLevel: pr.byLevel}, nil
 }
 
 // initialBones runs the initialization (§4): LBG clustering into

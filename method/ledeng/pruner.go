@@ -80,7 +80,8 @@ type pruner struct {
 	good    snapshot // the last state within the allowance
 	goodErr float64
 	hasGood bool
-	fails   int // judgements past the allowance since good
+	fails   int  // judgements past the allowance since good
+	byLevel bool // the last judgement past it was past level, not the rest
 }
 
 // newPruner sets the stopping rule for p: removing bones goes on while
@@ -101,13 +102,19 @@ func (p *problem) newPruner(prune, level float64) *pruner {
 // allowed is the largest error (a sum of squares) a state of b bones may
 // reach and be kept.
 func (pr *pruner) allowed(b int) float64 {
+	return math.Max(pr.floor, math.Min(pr.level, pr.slope(b)))
+}
+
+// slope is the allowance for b bones without level: the error of the last
+// state kept plus what each bone removed since may cost.
+func (pr *pruner) slope(b int) float64 {
 	per := pr.rel * pr.goodErr
 	if pr.goodErr > pr.floor {
 		// boneWorth only above the exact fit: on exact data a small true
 		// part (a finger) saves less than it, yet its joint is real.
 		per = math.Max(per, pr.worth)
 	}
-	return math.Max(pr.floor, math.Min(pr.level, pr.goodErr+float64(pr.good.b-b)*per))
+	return pr.goodErr + float64(pr.good.b-b)*per
 }
 
 // judge weighs the error e of p's current state. Within the allowance it
@@ -129,6 +136,7 @@ func (pr *pruner) judge(p *problem, e float64, joints []skinning.Joint) bool {
 		return true
 	}
 	pr.fails++
+	pr.byLevel = e > pr.level && e <= pr.slope(p.B)
 	if pr.fails <= patience {
 		return true
 	}
