@@ -51,7 +51,7 @@ JOB_COMPLETION_INDEX (give --shards N, the Job's completions); in a Slurm
 array from SLURM_ARRAY_TASK_ID and SLURM_ARRAY_TASK_COUNT.
 
 --jobs K runs K items at once while their predicted peaks (memory model:
-32 MiB + 4 KiB per vertex + 96 B per vertex-frame, or the item's memory_mb)
+32 MiB + 4 KiB per vertex + 40 B per vertex-frame, or the item's memory_mb)
 fit in --max-memory; one item larger than that runs alone.`,
 		Example: `  meshrig batch library.jsonl -o rigs/ --jobs 2
   meshrig batch library.jsonl -o rigs/ --shard 0/4      # one of four machines
