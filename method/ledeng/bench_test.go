@@ -109,6 +109,17 @@ func BenchmarkRigHorse(b *testing.B) {
 	}
 }
 
+// BenchmarkRigCowBones is issue 16's slowest row against Dem Bones: the
+// elastic cow (2904 vertices × 204 frames) at 11 bones.
+func BenchmarkRigCowBones(b *testing.B) {
+	s := loadShared(b, "sequences/cow")
+	for b.Loop() {
+		if _, err := Rig(context.Background(), s, Options{Bones: 11}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
 func loadShared(b *testing.B, rel string) *seq.Sequence {
 	in, err := format.Load([]string{filepath.Join(shareddata.Path(b, filepath.Dir(rel)), filepath.Base(rel))}, format.LoadOptions{})
 	if err != nil {
