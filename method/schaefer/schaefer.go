@@ -82,7 +82,7 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 	if opt.Refine > 0 {
 		// Two rotation sweeps a round, as few as the method needs: its speed
 		// over the default method is its point.
-		err := m.FitSkeletonUntil(ctx, &h, opt.Refine, refineSweeps, 0, func() { solveWeights(m, allowed, opt.MaxInfluences) },
+		err := m.FitSkeletonUntil(ctx, &h, opt.Refine, refineSweeps, 0, 0, func() { solveWeights(m, allowed, opt.MaxInfluences) },
 			func(done, total int) { opt.Progress.Report("skeletal fit", done, total) })
 		if err != nil {
 			return nil, err

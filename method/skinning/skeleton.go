@@ -1,6 +1,10 @@
 package skinning
 
-import "context"
+import (
+	"context"
+
+	"github.com/meshrig/meshrig/linalg"
+)
 
 // FitSkeleton fits the joint-rotation rig itself: iterations rounds of
 // exact hierarchical rotations (FitRotations), joint positions
@@ -8,7 +12,7 @@ import "context"
 // against the current transforms (nil skips it). The transforms must be
 // skeletal already (Constrain) and stay so. progress may be nil.
 func (m *Model) FitSkeleton(ctx context.Context, h *Hierarchy, iterations int, updateWeights func(), progress func(done, total int)) error {
-	return m.FitSkeletonUntil(ctx, h, iterations, FitSweeps, 0, updateWeights, progress)
+	return m.FitSkeletonUntil(ctx, h, iterations, FitSweeps, 0, 0, updateWeights, progress)
 }
 
 // FitSkeletonUntil is FitSkeleton with at most sweeps rotation sweeps a
@@ -16,15 +20,46 @@ func (m *Model) FitSkeleton(ctx context.Context, h *Hierarchy, iterations int, u
 // data term (Eq. 3b, after its rotation fit) by less than the fraction tol
 // of its value: the
 // rounds converge slowly and steadily, so tol trades accuracy for time.
-// tol ≤ 0 runs every round.
-func (m *Model) FitSkeletonUntil(ctx context.Context, h *Hierarchy, iterations, sweeps int, tol float64, updateWeights func(), progress func(done, total int)) error {
+// tol ≤ 0 runs every round. momentum (0 for none, at most 1) extrapolates
+// the joints' move of each round, after FitJoints, by that fraction:
+// alternating rotations and joints zigzags slowly toward the optimum, and
+// a step along the last move gets there in fewer rounds — ledeng's
+// cat-poses at 28 bones with 1: sample error 2.547 after 12 rounds
+// against 2.578 after 13 without; the cow at 11: 119.1 after 13 against
+// 122.0 after 14. A round whose error rose takes the plain step back and
+// goes on without extrapolating.
+func (m *Model) FitSkeletonUntil(ctx context.Context, h *Hierarchy, iterations, sweeps int, tol, momentum float64, updateWeights func(), progress func(done, total int)) error {
 	prev := -1.0
+	beta := momentum
+	// plain holds FitJoints' heads of the last round, before the
+	// extrapolation: m.M matches them (FitJoints sets it), and they come
+	// back when the extrapolated step overshoots and at the end.
+	var plain, before []linalg.Vec3
+	defer func() {
+		if plain != nil {
+			copy(h.Head, plain)
+		}
+	}()
 	for it := 0; it < iterations; it++ {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
 		e := m.FitRotations(*h, sweeps)
+		if beta > 0 && prev >= 0 && e > prev {
+			// The extrapolated joints raised the error: back to the plain
+			// step, and no more extrapolation.
+			copy(h.Head, plain)
+			beta = 0
+			e = m.FitRotations(*h, sweeps)
+		}
+		before = append(before[:0], h.Head...)
 		m.FitJoints(h)
+		plain = append(plain[:0], h.Head...)
+		if beta > 0 && it > 0 {
+			for k := range h.Head {
+				h.Head[k] = h.Head[k].Add(h.Head[k].Sub(before[k]).Scale(beta))
+			}
+		}
 		if updateWeights != nil {
 			updateWeights()
 		}

@@ -89,6 +89,29 @@ func TestFitSkeletonRecoversJoints(t *testing.T) {
 	}
 }
 
+// TestFitSkeletonMomentum fits the displaced joints of
+// TestFitSkeletonRecoversJoints for a few rounds with and without
+// momentum: extrapolating the joints' moves gets closer in as many rounds,
+// and what it returns is a consistent rig (the heads its transforms were
+// fitted with, checked by the exported rig's replay).
+func TestFitSkeletonMomentum(t *testing.T) {
+	var errs [2]float64
+	var dist [2]float64
+	for k, beta := range []float64{0, 1} {
+		m, h, s := tubeModel(t, 0.1)
+		m.Constrain(h)
+		if err := m.FitSkeletonUntil(context.Background(), &h, 3, FitSweeps, 0, beta, nil, nil); err != nil {
+			t.Fatal(err)
+		}
+		errs[k] = rmse(t, m, h, s)
+		dist[k] = h.Head[1].Dist(linalg.Vec3{1, 0, 0})
+	}
+	t.Logf("after 3 rounds: RMSE%% %.5f without momentum, %.5f with; knee %.4f and %.4f from the truth", errs[0], errs[1], dist[0], dist[1])
+	if errs[1] > errs[0] || dist[1] > dist[0] {
+		t.Errorf("momentum did worse: RMSE%% %.5f against %.5f, knee %.4f against %.4f from the truth", errs[1], errs[0], dist[1], dist[0])
+	}
+}
+
 func TestFitSkeletonCancels(t *testing.T) {
 	m, h, _ := tubeModel(t, 0)
 	ctx, cancel := context.WithCancel(context.Background())
