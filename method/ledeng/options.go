@@ -11,10 +11,9 @@ type Options struct {
 	// InitBones when that is more: removing 21 of the cow's 32 clusters
 	// to reach 11 bones took 13 restarts for an error no lower (RMSE%
 	// 1.488; from 14 clusters 1.448, in two thirds of the time).
-	// The automatic count starts again from twice as many clusters while
-	// it keeps two thirds of the initial bones or more (up to
-	// 4·InitBones; not when Level stopped it below the initial count):
-	// the initialization's cap does not decide it.
+	// The automatic count starts again from twice as many clusters when
+	// Level stops it with three quarters of the initial bones or more
+	// (up to 4·InitBones): the initialization's cap does not decide it.
 	InitBones int
 	// Bones, when positive, is the bone count asked for: the
 	// initialization makes at least 1.25·Bones clusters, no pruning (Eq.
