@@ -14,19 +14,22 @@ import (
 // TestCharacters: generated characters of every kind in bind pose, whose
 // skeletons are known (biped 17 joints, quadruped 21, hand 16, snake 12),
 // at two vertex counts: the joint count follows the limbs (between the
-// true count and 1.7 times it; measured 22–26, 28–30, 23–25, 14), the
-// joints lie near the true ones (joint error% at most 3, the hand 7:
-// measured 2.0–2.1, 2.5–2.8, 4.5–6.2, 1.6–2.0), no two joints share a
-// place, no joint has more than three children, and the biped and
-// quadruped are mirror-symmetric with the root on the plane.
+// true count and 1.7 times it, the hand twice it: its five digits meet
+// the palm at forks and end in tips the truth has no joints for, where
+// its one wrist joint has five children; measured 22–26, 28–30, 27–29,
+// 14), the joints lie near the true ones (joint error% at most 3, the
+// hand 5: measured 2.0–2.1, 2.5–2.8, 3.6–4.0, 1.6–2.0), no two joints
+// share a place, no joint has more than three children, and the biped
+// and quadruped are mirror-symmetric with the root on the plane.
 func TestCharacters(t *testing.T) {
 	if testing.Short() {
 		t.Skip("eight force-field runs")
 	}
 	for _, c := range []struct {
 		kind  character.Kind
+		most  float64 // joints, per true joint
 		bound float64
-	}{{character.Biped, 3}, {character.Quadruped, 3}, {character.Hand, 7}, {character.Snake, 3}} {
+	}{{character.Biped, 1.7, 3}, {character.Quadruped, 1.7, 3}, {character.Hand, 2, 5}, {character.Snake, 1.7, 3}} {
 		for _, nv := range []int{2000, 8000} {
 			r, err := character.Generate(c.kind, character.Options{Vertices: nv, Frames: 1})
 			if err != nil {
@@ -40,8 +43,8 @@ func TestCharacters(t *testing.T) {
 			d := mesh.Diagonal(r.Mesh.Verts)
 			je := metric.JointError(s.Joints, truth, d)
 			t.Logf("%s %d: %d joints (truth %d), joint error %.2f%%", c.kind, nv, len(s.Joints), len(truth), je)
-			if n := float64(len(s.Joints)); n < float64(len(truth)) || n > 1.7*float64(len(truth)) {
-				t.Errorf("%s %d: %d joints, want %d to %.0f", c.kind, nv, len(s.Joints), len(truth), 1.7*float64(len(truth)))
+			if n := float64(len(s.Joints)); n < float64(len(truth)) || n > c.most*float64(len(truth)) {
+				t.Errorf("%s %d: %d joints, want %d to %.0f", c.kind, nv, len(s.Joints), len(truth), c.most*float64(len(truth)))
 			}
 			if je > c.bound {
 				t.Errorf("%s %d: joint error %.2f%%, want at most %.0f", c.kind, nv, je, c.bound)

@@ -26,6 +26,13 @@ import (
 // within two distances (two voxels at least) of a plate voxel that pass
 // a relaxed one — where an ear thickens and curves towards its root the
 // strict test fails while the curves there still belong to the ear.
+// Each test must hold in two views of the ball: all the interior in it,
+// and only the piece joined to the voxel inside it. The whole ball
+// takes parts side by side for one (a row of fingers looks like a
+// plate); the piece alone loses what the ball's edge cuts off from a
+// body (a trunk hanging from the head leaves the belly looking thinner).
+// Each can take a part that is no plate for one, in its own way, so a
+// plate is what both see.
 //
 // Tips stay only where pass one ended a curve outside plates: an end that
 // appears in pass two, once a plate's curves are gone, is where a
@@ -42,10 +49,13 @@ func (f *field) dropPlates(keep, minima, tips []bool) int {
 	relaxed := make([]bool, n)
 	par.For(len(kept), 16, func(lo, hi int) {
 		for _, i := range kept[lo:hi] {
-			l, u := f.spread(i)
-			spread := l[1] > 1.5*u
-			strict[i] = spread && l[2] < 0.75*u && l[2] < l[1]/4
-			relaxed[i] = spread && l[2] < 0.6*l[1]
+			strict[i], relaxed[i] = true, true
+			for _, piece := range [2]bool{false, true} {
+				l, u := f.spread(i, piece)
+				spread := l[1] > 1.5*u
+				strict[i] = strict[i] && spread && l[2] < 0.75*u && l[2] < l[1]/4
+				relaxed[i] = relaxed[i] && spread && l[2] < 0.6*l[1]
+			}
 		}
 	})
 	region := f.grow(keep, kept, strict, relaxed)
@@ -140,11 +150,12 @@ func (f *field) grow(keep []bool, kept []int32, strict, relaxed []bool) []bool {
 // sees the whole ball (16u/5 each), and the middle of a body larger than
 // the ball sees its own spread in all three directions. So a plate is
 // spread in two directions (λ₂ > 1.5u) and thin in the third. Fewer
-// than four voxels in the ball give zeros: no spread.
-func (f *field) spread(i int32) (l linalg.Vec3, u float64) {
+// than four voxels in the ball give zeros: no spread. With piece, only
+// the interior joined to i inside the ball counts (ballShape).
+func (f *field) spread(i int32, piece bool) (l linalg.Vec3, u float64) {
 	s := max(f.dist[i], f.g.h)
 	u = (s / f.g.h) * (s / f.g.h)
-	l, _ = f.ballShape(i, 4*s, 8)
+	l, _ = f.ballShape(i, 4*s, 8, piece)
 	return l, u
 }
 

@@ -42,7 +42,7 @@ func (f *field) tipKeeper() []bool {
 // is at least three voxels wide so a part one voxel thick still has a
 // shape to measure.
 func (f *field) flat(i int32) bool {
-	l, ok := f.ballShape(i, max(3*f.dist[i], 3*f.g.h), 6)
+	l, ok := f.ballShape(i, max(3*f.dist[i], 3*f.g.h), 6, false)
 	if !ok {
 		return false
 	}
