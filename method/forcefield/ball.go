@@ -50,8 +50,9 @@ func (f *field) ballShape(i int32, rho float64, samples int, connected bool) (li
 		at := func(a, b, c int) int { return a + w*(b+w*c) }
 		seen := make([]bool, w*w*w)
 		var stack [][3]int
-		// The seeds: the samples of the lattice cell around i.
-		lo, hi := (cells-stride+1+stride-1)/stride, (cells+stride-1)/stride
+		// The seeds: the samples less than a stride from i along each
+		// axis (i itself when the stride is 1).
+		lo, hi := cells/stride, (cells+stride-1)/stride
 		for c := lo; c <= hi; c++ {
 			for b := lo; b <= hi; b++ {
 				for a := lo; a <= hi; a++ {
