@@ -67,13 +67,11 @@ func (m *Model) FitSkeletonUntil(ctx context.Context, h *Hierarchy, iterations, 
 			progress(it+1, iterations)
 		}
 		// The error after the rotations, measured at the same point of
-		// every round.
-		if tol > 0 {
-			if prev >= 0 && prev-e < tol*prev {
-				break
-			}
-			prev = e
+		// every round (the momentum's check needs it with tol ≤ 0 too).
+		if tol > 0 && prev >= 0 && prev-e < tol*prev {
+			break
 		}
+		prev = e
 	}
 	return nil
 }
