@@ -28,8 +28,8 @@ type MemoryModel struct {
 // DefaultModel bounds ledeng's (the default method's) peaks with room for
 // the garbage collector's timing: with float32 frames, measured 24–50 MiB
 // on the four shared sequences (lion-poses to horse-gallop; predicted
-// 53–80), 95 MB on a 16k-vertex × 120-frame biped (160), 522 MB on 103k ×
-// 120 (850) and 2.49 GB on 103k × 1000 (4.5 GB).
+// 53–80 MiB), 95 MB on a 16k-vertex × 120-frame biped (179), 522 MB on
+// 103k × 120 (950) and 2.49 GB on 103k × 1000 (4.6 GB).
 var DefaultModel = MemoryModel{Base: 32 << 20, PerVertex: 4096, PerVertexFrame: 40, Unknown: 2 << 30}
 
 // Size is what the model knows of an item: vertices × frames, 0 when

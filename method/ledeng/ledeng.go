@@ -179,7 +179,7 @@ func (p *problem) findBones(ctx context.Context, opt Options, lap []float64) ([]
 		// Starting from more every time is no better either: the
 		// generated snake's joint error% is 0.98 from 32 clusters, 2.02
 		// from 64.
-		capped := a.byLevel && 4*p.B >= 3*a.initial
+		capped := a.byLevel && 4*p.B >= 3*a.initial && !(opt.MaxBones > 0 && p.B >= opt.MaxBones)
 		if opt.Bones > 0 || opt.Free || !a.full || !capped || 2*target > maxInitGrowth*opt.InitBones {
 			return joints, nil
 		}

@@ -10,7 +10,7 @@ type Options struct {
 	// (§4). Default 32; with Bones set, 1.25·Bones (rounded up), or
 	// InitBones when that is more: removing 21 of the cow's 32 clusters
 	// to reach 11 bones took 13 restarts for an error no lower (RMSE%
-	// 1.488; from 14 clusters 1.448, in two thirds of the time).
+	// 1.445; from 14 clusters 1.437, in two thirds of the time).
 	// The automatic count starts again from twice as many clusters when
 	// Level stops it with three quarters of the initial bones or more
 	// (up to 4·InitBones): the initialization's cap does not decide it.
@@ -52,10 +52,12 @@ type Options struct {
 	// the error leaves that allowance for good, the last rig within it is
 	// kept (see pruner.go). Default 0.05; negative disables.
 	Prune float64
-	// Level bounds the automatic count's error (Bones 0): pruning never
-	// keeps a state whose RMS error in the rigging loop (soft joints,
-	// before the exact skeletal fit, which lowers it 2–3×) is above Level
-	// percent of the rest pose's bounding diagonal. It decides on motion
+	// Level bounds the automatic count's error (Bones 0): pruning keeps
+	// no state whose RMS error in the rigging loop (soft joints, before
+	// the exact skeletal fit, which lowers it 2–3×) is above Level percent
+	// of the rest pose's bounding diagonal — but the initial one, which a
+	// new search from twice the clusters then replaces (see InitBones), or
+	// under the exact-fit floor (0.18% of the diagonal, pruner.go). It decides on motion
 	// whose error curve has no knee (the elastic cow: 3% more error per
 	// bone removed from 70 bones down to 15), where Prune alone stops
 	// wherever one noisy step happens to cost more; articulated motion

@@ -81,7 +81,7 @@ type pruner struct {
 	goodErr float64
 	hasGood bool
 	fails   int  // judgements past the allowance since good
-	byLevel bool // the last judgement past it was past level, not the rest
+	byLevel bool // the last judgement was past level only (or the first state was)
 }
 
 // newPruner sets the stopping rule for p: removing bones goes on while
@@ -120,18 +120,25 @@ func (pr *pruner) slope(b int) float64 {
 // judge weighs the error e of p's current state. Within the allowance it
 // saves the state and returns true. Past it patience+1 times running, it
 // puts the saved state (pr.good) back into p and returns false: pruning
-// is over.
+// is over. The first state judged is always saved; when it is above
+// level already, pruning is over at once (every removal would be past
+// it), with byLevel set.
 func (pr *pruner) judge(p *problem, e float64, joints []skinning.Joint) bool {
-	if !pr.hasGood || e <= pr.allowed(p.B) {
+	if first := !pr.hasGood; first || e <= pr.allowed(p.B) {
 		pr.goodErr = e
 		pr.fails = 0
 		pr.hasGood = true
+		pr.byLevel = false
 		pr.good = snapshot{
 			b:      p.B,
 			m:      append([]linalg.Affine(nil), p.M...),
 			wb:     append([]int32(nil), p.WB...),
 			ww:     append([]float64(nil), p.WW...),
 			joints: append([]skinning.Joint(nil), joints...),
+		}
+		if first && e > math.Max(pr.floor, pr.level) {
+			pr.byLevel = true
+			return false
 		}
 		return true
 	}

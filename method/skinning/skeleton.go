@@ -20,7 +20,8 @@ func (m *Model) FitSkeleton(ctx context.Context, h *Hierarchy, iterations int, u
 // data term (Eq. 3b, after its rotation fit) by less than the fraction tol
 // of its value: the
 // rounds converge slowly and steadily, so tol trades accuracy for time.
-// tol ≤ 0 runs every round. momentum (0 for none, at most 1) extrapolates
+// tol ≤ 0 runs every round. momentum (0 for none, at most 1; clamped to
+// that range) extrapolates
 // the joints' move of each round, after FitJoints, by that fraction:
 // alternating rotations and joints zigzags slowly toward the optimum, and
 // a step along the last move gets there in fewer rounds — ledeng's
@@ -30,7 +31,8 @@ func (m *Model) FitSkeleton(ctx context.Context, h *Hierarchy, iterations int, u
 // goes on without extrapolating.
 func (m *Model) FitSkeletonUntil(ctx context.Context, h *Hierarchy, iterations, sweeps int, tol, momentum float64, updateWeights func(), progress func(done, total int)) error {
 	prev := -1.0
-	beta := momentum
+	beta := min(max(momentum, 0), 1)
+	extrapolated := false // whether this round's heads are extrapolated
 	// plain holds FitJoints' heads of the last round, before the
 	// extrapolation: m.M matches them (FitJoints sets it), and they come
 	// back when the extrapolated step overshoots and at the end.
@@ -45,7 +47,7 @@ func (m *Model) FitSkeletonUntil(ctx context.Context, h *Hierarchy, iterations, 
 			return err
 		}
 		e := m.FitRotations(*h, sweeps)
-		if beta > 0 && prev >= 0 && e > prev {
+		if extrapolated && prev >= 0 && e > prev {
 			// The extrapolated joints raised the error: back to the plain
 			// step, and no more extrapolation.
 			copy(h.Head, plain)
@@ -55,7 +57,8 @@ func (m *Model) FitSkeletonUntil(ctx context.Context, h *Hierarchy, iterations, 
 		before = append(before[:0], h.Head...)
 		m.FitJoints(h)
 		plain = append(plain[:0], h.Head...)
-		if beta > 0 && it > 0 {
+		extrapolated = beta > 0 && it > 0
+		if extrapolated {
 			for k := range h.Head {
 				h.Head[k] = h.Head[k].Add(h.Head[k].Sub(before[k]).Scale(beta))
 			}

@@ -105,10 +105,59 @@ func TestFitSkeletonMomentum(t *testing.T) {
 		}
 		errs[k] = rmse(t, m, h, s)
 		dist[k] = h.Head[1].Dist(linalg.Vec3{1, 0, 0})
+		agrees(t, m, h, s)
 	}
 	t.Logf("after 3 rounds: RMSE%% %.5f without momentum, %.5f with; knee %.4f and %.4f from the truth", errs[0], errs[1], dist[0], dist[1])
 	if errs[1] > errs[0] || dist[1] > dist[0] {
 		t.Errorf("momentum did worse: RMSE%% %.5f against %.5f, knee %.4f against %.4f from the truth", errs[1], errs[0], dist[1], dist[0])
+	}
+}
+
+// TestFitSkeletonMomentumOvershoot spoils the weights after the first
+// extrapolated round, so the next round's error rises and the plain step
+// comes back: what FitSkeletonUntil returns must still be one rig — the
+// exported skeletal rig (joints at h.Head, rotations from m.M) replays
+// exactly what the model's transforms give.
+func TestFitSkeletonMomentumOvershoot(t *testing.T) {
+	m, h, s := tubeModel(t, 0.1)
+	m.Constrain(h)
+	calls := 0
+	spoil := func() {
+		calls++
+		if calls != 2 {
+			return
+		}
+		for i := 0; i < m.N; i += 2 { // every other vertex on the root alone
+			for k := 0; k < MaxK; k++ {
+				m.WB[i*MaxK+k], m.WW[i*MaxK+k] = -1, 0
+			}
+			m.WB[i*MaxK], m.WW[i*MaxK] = 0, 1
+		}
+	}
+	if err := m.FitSkeletonUntil(context.Background(), &h, 5, FitSweeps, 0, 1, spoil, nil); err != nil {
+		t.Fatal(err)
+	}
+	agrees(t, m, h, s)
+}
+
+// agrees checks that the skeletal rig exported from m and h (joints at
+// h.Head, rotations from m.M) replays exactly what m's transforms give.
+func agrees(t *testing.T, m *Model, h Hierarchy, s *seq.Sequence) {
+	t.Helper()
+	r := m.SkeletalRig(h, s)
+	r.Mesh = s.Rest
+	if err := r.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	var worst float64
+	for f := 0; f < m.F; f++ {
+		got := r.Frame(nil, 0, f)
+		for i := 0; i < m.N; i++ {
+			worst = math.Max(worst, got[i].Dist(m.Reconstruct(i, f)))
+		}
+	}
+	if worst > 1e-9 {
+		t.Errorf("the exported rig differs from the model's transforms by %.3g: joints and transforms disagree", worst)
 	}
 }
 
