@@ -32,26 +32,7 @@ func FoldDetail(s *static.Skeleton, radius []float64) (*static.Skeleton, int) {
 			if len(adj[tip]) != 1 || tip == s.Root {
 				continue
 			}
-			chain := []int{tip}
-			length, prev, cur := 0.0, -1, tip
-			for {
-				next := -1
-				for _, k := range adj[cur] {
-					if k != prev {
-						next = k
-						break
-					}
-				}
-				if next < 0 {
-					break
-				}
-				length += s.Joints[cur].Dist(s.Joints[next])
-				prev, cur = cur, next
-				if len(adj[cur]) != 2 || cur == s.Root {
-					break
-				}
-				chain = append(chain, cur)
-			}
+			chain, cur, length := tipChain(s, adj, tip, func(j int) bool { return j == s.Root })
 			if len(adj[cur]) < 3 || math.IsInf(radius[cur], 0) {
 				continue // the whole skeleton is one chain
 			}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/method/static"
+	"github.com/meshrig/meshrig/spantree"
 )
 
 const (
@@ -179,12 +180,12 @@ func Symmetrize(s *static.Skeleton, pl Plane, d float64) (*static.Skeleton, Mirr
 		// A one-sided part's mirror image takes the mirror images of its
 		// own bones and of one bone attaching it to the rest, so mirroring
 		// adds no loop.
-		comp := newForest(m)
-		find := comp.find
+		comp := spantree.NewSets(m)
+		find := comp.Find
 		edges := out.Edges[:len(out.Edges):len(out.Edges)]
 		for _, e := range edges {
 			if copied[e[0]] && copied[e[1]] {
-				comp[find(e[0])] = find(e[1])
+				comp.Union(e[0], e[1])
 			}
 		}
 		attached := map[int]bool{}
@@ -268,8 +269,8 @@ func mirrorTopology(s *static.Skeleton, partner []int) {
 		}
 		return groups[i].length < groups[k].length
 	})
-	comp := newForest(n)
-	find := comp.find
+	comp := spantree.NewSets(n)
+	find := comp.Find
 	var edges [][2]int
 	var skipped [][2]int
 	for _, g := range groups {
@@ -291,8 +292,7 @@ func mirrorTopology(s *static.Skeleton, partner []int) {
 		edges = append(edges, g.a, g.b)
 	}
 	for _, e := range skipped {
-		if a, b := find(e[0]), find(e[1]); a != b {
-			comp[a] = b
+		if comp.Union(e[0], e[1]) {
 			edges = append(edges, e)
 		}
 	}
@@ -344,24 +344,4 @@ func onCycle(adj [][]int, j int) bool {
 		}
 	}
 	return seen[b]
-}
-
-// forest is a disjoint-set forest with path halving; a set is joined to
-// another by setting its root's entry (comp[find(a)] = find(b)).
-type forest []int
-
-func newForest(n int) forest {
-	f := make(forest, n)
-	for j := range f {
-		f[j] = j
-	}
-	return f
-}
-
-func (f forest) find(j int) int {
-	for f[j] != j {
-		f[j] = f[f[j]]
-		j = f[j]
-	}
-	return j
 }
