@@ -98,10 +98,10 @@ func TestStretchSquashingTube(t *testing.T) {
 
 // TestStretchCow: issue 16's elastic target, the cow at 11 bones with
 // --stretch at or under Dem Bones' 1.176 RMSE% (its free rigid bones);
-// rotation-only bones give 1.44, --stretch 0.83. About 45 CPU-seconds.
+// rotation-only bones give 1.44, --stretch 0.83. About 5 CPU-seconds.
 func TestStretchCow(t *testing.T) {
 	if testing.Short() {
-		t.Skip("the cow at 11 bones with --stretch takes about 60 CPU-seconds")
+		t.Skip("the cow at 11 bones with --stretch: about 5 CPU-seconds")
 	}
 	cow := shareddata.Path(t, "sequences/cow")
 	got, _ := rigRMSE(t, cow, "--bones", "11", "--stretch")

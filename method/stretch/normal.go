@@ -20,32 +20,27 @@ import (
 //	(JᵀJ)_(jq),(j'q') = Σ_r (C_jq M_jj' C_j'q'ᵀ)_rr,   M_jj' = Σ_i x_j x_j'ᵀ (4×4),
 //	(Jᵀr)_(jq)        = Σ_r (C_jq R_jᵀ)_rr,           R_j   = Σ_i r_i x_jᵀ (3×4),
 //
-// and the root translation's columns are the unit vectors. A vertex adds
-// |touched joints|²·16 products to the moments where its columns' dot
-// products cost (6·|touched|)²·3/2: ten times fewer on a six-joint chain,
-// the bulk of --stretch's time.
+// and the root translation's columns are the unit vectors. The moments
+// themselves come from the skin's pair sums (sums.go), at a cost set by
+// the joints, not the vertices.
 
 // moments holds one step's sums: m[j*nj+k] = M_jk for k ≤ j; r[j] = R_j;
-// s[j] = Σ_i x_j; the skeleton's chains and per-step and per-vertex
-// scratch.
+// s[j] = Σ_i x_j; the skeleton's chains and per-step scratch.
 type moments struct {
-	nj      int
-	chain   [][]int         // ancestors-or-self of each joint
-	ginv    []linalg.Affine // G_j⁻¹
-	a       []linalg.Mat3   // A_j = L_j·S_j⁻¹
-	m       [][4][4]float64
-	r       [][3][4]float64
-	s       [][4]float64
-	x       [][4]float64 // this vertex's x_j
-	touched []bool
-	idx     []int
+	nj    int
+	chain [][]int         // ancestors-or-self of each joint
+	ginv  []linalg.Affine // G_j⁻¹
+	a     []linalg.Mat3   // A_j = L_j·S_j⁻¹
+	m     [][4][4]float64
+	r     [][3][4]float64
+	s     [][4]float64
 }
 
 func newMoments(sk *rig.Skeleton) *moments {
 	nj := sk.Len()
 	mo := &moments{nj: nj, chain: make([][]int, nj), ginv: make([]linalg.Affine, nj), a: make([]linalg.Mat3, nj),
 		m: make([][4][4]float64, nj*nj), r: make([][3][4]float64, nj), s: make([][4]float64, nj),
-		x: make([][4]float64, nj), touched: make([]bool, nj)}
+	}
 	for k := range sk.Joints {
 		for j := k; j != int(rig.NoParent); j = int(sk.Joints[j].Parent) {
 			mo.chain[k] = append(mo.chain[k], j)
@@ -58,7 +53,7 @@ func newMoments(sk *rig.Skeleton) *moments {
 // row-major np×np array, np = 6·nj+3), for the current pose in sc (sse
 // must have run on st) against the targets y; false when some joint's
 // global transform is singular.
-func (fr *fitter) normalEquations(st frameState, y []linalg.Vec3, sc *scratch, mo *moments, g []float64) ([]float64, bool) {
+func (fr *fitter) normalEquations(st frameState, sc *scratch, mo *moments, g []float64) ([]float64, bool) {
 	nj := mo.nj
 	np := 6*nj + 3
 	ginv, a, chain := mo.ginv, mo.a, mo.chain
@@ -79,56 +74,78 @@ func (fr *fitter) normalEquations(st frameState, y []linalg.Vec3, sc *scratch, m
 	clear(mo.m)
 	clear(mo.r)
 	clear(mo.s)
-	var resSum linalg.Vec3
-	n := 0
-	for i, in := range fr.r.Skin {
-		rp := fr.r.Mesh.Verts[i]
-		mo.idx = mo.idx[:0]
-		for k := 0; k < rig.MaxInfluences; k++ {
-			w := in.Weight[k]
-			if w == 0 {
-				continue
+	// The moments from the skin's sums (sums.go): with x_j = Σ_k w_ik M̃_k r̃_i
+	// over the influences k that j moves (M̃_k the 4×4 [M_k; 0 0 0 1]),
+	// M_jl = Σ_km M̃_k P_km M̃_mᵀ over k below-or-at j, m below-or-at l;
+	// R_j = Σ_k Q_k M̃_kᵀ; Σ_i x_j = Σ_k M̃_k U_k.
+	ss := fr.sums
+	m34 := sc.m34
+	for x := range ss.pairs {
+		pr := &ss.pairs[x]
+		mp := mulP(&m34[pr.k], &pr.p)
+		var t sym4
+		for u := 0; u < 4; u++ {
+			row := &pr.p[3]
+			if u < 3 {
+				row = &mp[u]
 			}
-			p := sc.m[in.Joint[k]].Apply(rp)
-			for _, j := range chain[in.Joint[k]] {
-				if !mo.touched[j] {
-					mo.touched[j] = true
-					mo.idx = append(mo.idx, j)
-					mo.x[j] = [4]float64{}
-				}
-				x := &mo.x[j]
-				x[0] += w * p[0]
-				x[1] += w * p[1]
-				x[2] += w * p[2]
-				x[3] += w
+			for v := 0; v < 3; v++ {
+				mv := &m34[pr.m][v]
+				t[u][v] = row[0]*mv[0] + row[1]*mv[1] + row[2]*mv[2] + row[3]*mv[3]
 			}
+			t[u][3] = row[3]
 		}
-		res := sc.v[i].Sub(y[i])
-		resSum = resSum.Add(res)
-		n++
-		for _, j := range mo.idx {
-			mo.touched[j] = false
-			xj := &mo.x[j]
-			for b := 0; b < 4; b++ {
-				mo.s[j][b] += xj[b]
-				for r := 0; r < 3; r++ {
-					mo.r[j][r][b] += res[r] * xj[b]
-				}
-			}
-			for _, k := range mo.idx {
-				if k > j {
+		for _, j := range chain[pr.k] {
+			for _, l := range chain[pr.m] {
+				if l > j {
 					continue
 				}
-				xk := &mo.x[k]
-				m := &mo.m[j*nj+k]
+				o := &mo.m[j*nj+l]
 				for u := 0; u < 4; u++ {
 					for v := 0; v < 4; v++ {
-						m[u][v] += xj[u] * xk[v]
+						o[u][v] += t[u][v]
 					}
 				}
 			}
 		}
 	}
+	var resSum linalg.Vec3
+	for k := 0; k < nj; k++ {
+		if ss.self[k][3][3] == 0 {
+			continue // k moves no vertex
+		}
+		q := ss.residualMoment(m34, &sc.t, k)
+		var qm [3][4]float64 // Q_k M̃_kᵀ
+		for r := 0; r < 3; r++ {
+			for v := 0; v < 3; v++ {
+				mv := &m34[k][v]
+				qm[r][v] = q[r][0]*mv[0] + q[r][1]*mv[1] + q[r][2]*mv[2] + q[r][3]*mv[3]
+			}
+			qm[r][3] = q[r][3]
+		}
+		u := ss.u[k]
+		var mu [4]float64 // M̃_k U_k
+		for v := 0; v < 3; v++ {
+			mv := &m34[k][v]
+			mu[v] = mv[0]*u[0] + mv[1]*u[1] + mv[2]*u[2] + mv[3]*u[3]
+		}
+		mu[3] = u[3]
+		for r := 0; r < 3; r++ {
+			resSum[r] += mu[r]
+		}
+		for _, j := range chain[k] {
+			for r := 0; r < 3; r++ {
+				for b := 0; b < 4; b++ {
+					mo.r[j][r][b] += qm[r][b]
+				}
+			}
+			for b := 0; b < 4; b++ {
+				mo.s[j][b] += mu[b]
+			}
+		}
+	}
+	resSum = resSum.Sub(sc.t.ysum)
+	n := ss.n
 	// C_jq for every joint and parameter.
 	c := make([][6][3][4]float64, nj)
 	for j := 0; j < nj; j++ {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/meshrig/meshrig/internal/testkit/testrig"
 	"github.com/meshrig/meshrig/linalg"
+	"github.com/meshrig/meshrig/rig"
 )
 
 // TestNormalEquations compares the moments' JᵀJ and Jᵀr with central
@@ -35,14 +36,15 @@ func TestNormalEquations(t *testing.T) {
 	sc := fr.scratch()
 	np := 6*nj + 3
 	g := make([]float64, np)
-	fr.sse(st, y, sc)
-	hd, ok := fr.normalEquations(st, y, sc, newMoments(&r.Skeleton), g)
+	sc.t.set(r, y)
+	fr.sse(st, sc)
+	hd, ok := fr.normalEquations(st, sc, newMoments(&r.Skeleton), g)
 	if !ok {
 		t.Fatal("singular pose")
 	}
-	res := make([]linalg.Vec3, len(y))
+	res := replay(fr, st, sc)
 	for i := range y {
-		res[i] = sc.v[i].Sub(y[i])
+		res[i] = res[i].Sub(y[i])
 	}
 
 	// The numerical Jacobian, a column per parameter.
@@ -60,8 +62,7 @@ func TestNormalEquations(t *testing.T) {
 		default:
 			x.scale[j][q-3] *= math.Exp(h)
 		}
-		fr.sse(x, y, sc)
-		return append([]linalg.Vec3(nil), sc.v...)
+		return replay(fr, x, sc)
 	}
 	for p := range cols {
 		plus, minus := replay(p, eps), replay(p, -eps)
@@ -90,6 +91,54 @@ func TestNormalEquations(t *testing.T) {
 			if d := math.Abs(h - hd[x*np+y2]); d > 1e-5*top {
 				t.Errorf("(JᵀJ)[%d][%d] = %.6g, central differences %.6g", x, y2, hd[x*np+y2], h)
 			}
+		}
+	}
+}
+
+// replay poses st (fr.sse) and returns every vertex by LBS, vertex by
+// vertex: the model the sums stand for.
+func replay(fr *fitter, st frameState, sc *scratch) []linalg.Vec3 {
+	fr.sse(st, sc)
+	v := make([]linalg.Vec3, len(fr.r.Skin))
+	for i, in := range fr.r.Skin {
+		for k := 0; k < rig.MaxInfluences; k++ {
+			if w := in.Weight[k]; w != 0 {
+				v[i] = v[i].Add(sc.m[in.Joint[k]].Apply(fr.r.Mesh.Verts[i]).Scale(w))
+			}
+		}
+	}
+	return v
+}
+
+// TestEnergyFromSums: the error from the skin's pair sums is the error of
+// the replayed vertices, on the squashing tube away from its target and
+// on a skin with one joint in two slots of a vertex.
+func TestEnergyFromSums(t *testing.T) {
+	r := squashTube(t)
+	s := testrig.Play(t, r)
+	nj := r.Skeleton.Len()
+	// One vertex with joint 1 twice: its two slots' cross terms both count.
+	r.Skin[5].Joint[2], r.Skin[5].Weight[2] = r.Skin[5].Joint[0], r.Skin[5].Weight[0]/2
+	r.Skin[5].Weight[0] /= 2
+	fr := newFitter(r, false)
+	sc := fr.scratch()
+	for _, f := range []int{0, s.F() / 3, s.F() - 1} {
+		cl := &r.Clips[0]
+		st := frameState{
+			rot:   append([]linalg.Quat(nil), cl.Rotation[f*nj:(f+1)*nj]...),
+			trans: append([]linalg.Vec3(nil), cl.Translation[f*nj:(f+1)*nj]...),
+			scale: append([]linalg.Vec3(nil), cl.Scale[f*nj:(f+1)*nj]...),
+		}
+		st.rot[2] = st.rot[2].Mul(linalg.QuatFromAxisAngle(linalg.Vec3{0, 1, 0}, 0.3)).Normalize()
+		y := s.FrameInto(nil, (f+7)%s.F())
+		sc.t.set(r, y)
+		got := fr.sse(st, sc)
+		var want float64
+		for i, v := range replay(fr, st, sc) {
+			want += v.Sub(y[i]).Norm2()
+		}
+		if want == 0 || math.Abs(got-want) > 1e-9*want {
+			t.Errorf("frame %d: error from sums %.12g, replayed %.12g", f, got, want)
 		}
 	}
 }

@@ -19,11 +19,11 @@ import (
 // k follows (G_k' = G_j'·G_j⁻¹G_k), so a point p = M_k·r moved by joint k
 // changes by L_j·S⁻¹(ω × S·u) + L_j·diag(δ)·u with u = G_j⁻¹·p; the root
 // translation moves every point one for one (weights sum to 1).
-func (fr *fitter) polish(st frameState, y []linalg.Vec3, sc *scratch, iters int) {
+func (fr *fitter) polish(st frameState, sc *scratch, iters int) {
 	sk := &fr.r.Skeleton
 	nj := sk.Len()
 	np := 6*nj + 3
-	best := fr.sse(st, y, sc)
+	best := fr.sse(st, sc)
 	lambda := 1e-3
 	h := mat.NewSymDense(np, nil)
 	g := make([]float64, np)
@@ -31,7 +31,7 @@ func (fr *fitter) polish(st frameState, y []linalg.Vec3, sc *scratch, iters int)
 	oldRot := make([]linalg.Quat, nj)
 	oldScale := make([]linalg.Vec3, nj)
 	for it := 0; it < iters; it++ {
-		hd, ok := fr.normalEquations(st, y, sc, mo, g)
+		hd, ok := fr.normalEquations(st, sc, mo, g)
 		if !ok {
 			return
 		}
@@ -71,7 +71,7 @@ func (fr *fitter) polish(st frameState, y []linalg.Vec3, sc *scratch, iters int)
 				}
 			}
 			st.trans[0] = st.trans[0].Sub(linalg.Vec3{d.AtVec(6 * nj), d.AtVec(6*nj + 1), d.AtVec(6*nj + 2)})
-			if e := fr.sse(st, y, sc); e < best {
+			if e := fr.sse(st, sc); e < best {
 				best = e
 				lambda = max(lambda/3, 1e-9)
 				break
@@ -81,10 +81,10 @@ func (fr *fitter) polish(st frameState, y []linalg.Vec3, sc *scratch, iters int)
 			st.trans[0] = oldT
 			lambda *= 10
 			if try == 5 {
-				fr.sse(st, y, sc)
+				fr.sse(st, sc)
 				return
 			}
 		}
-		fr.sse(st, y, sc)
+		fr.sse(st, sc)
 	}
 }

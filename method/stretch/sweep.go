@@ -7,89 +7,45 @@ import (
 	"github.com/meshrig/meshrig/rig"
 )
 
-type lever struct {
-	i int32
-	w float64
-}
-
-// fitter holds what every frame's fit shares: the rig and, per joint, the
-// vertices it moves with their weights.
+// fitter holds what every frame's fit shares: the rig, each joint's
+// descendants and the skin's sums.
 type fitter struct {
 	r       *rig.Rig
 	uniform bool
-	levers  [][]lever
 	below   [][]int // below[j]: j's descendants, in index order
-	// moved[j]: the vertices some joint of j's subtree moves, in index
-	// order — all that a step of joint j (with hold) can change; nil for
-	// a root, which moves every vertex.
-	moved [][]int32
+	sums    *skinSums
 }
 
 func newFitter(r *rig.Rig, uniform bool) *fitter {
 	nj := r.Skeleton.Len()
-	fr := &fitter{r: r, uniform: uniform, levers: make([][]lever, nj), below: make([][]int, nj)}
-	for i, in := range r.Skin {
-		for k := 0; k < rig.MaxInfluences; k++ {
-			if w := in.Weight[k]; w > 0 {
-				j := in.Joint[k]
-				fr.levers[j] = append(fr.levers[j], lever{int32(i), w})
-			}
-		}
-	}
+	fr := &fitter{r: r, uniform: uniform, below: make([][]int, nj)}
 	for k, jt := range r.Skeleton.Joints {
 		for p := jt.Parent; p != rig.NoParent; p = r.Skeleton.Joints[p].Parent {
 			fr.below[p] = append(fr.below[p], k)
 		}
 	}
-	fr.moved = make([][]int32, nj)
-	in := make([]bool, nj)
-	for j, jt := range r.Skeleton.Joints {
-		if jt.Parent == rig.NoParent {
-			continue
-		}
-		clear(in)
-		in[j] = true
-		for _, k := range fr.below[j] {
-			in[k] = true
-		}
-		for i, inf := range r.Skin {
-			for k := 0; k < rig.MaxInfluences; k++ {
-				if inf.Weight[k] > 0 && in[inf.Joint[k]] {
-					fr.moved[j] = append(fr.moved[j], int32(i))
-					break
-				}
-			}
-		}
-	}
+	fr.sums = newSkinSums(r)
 	return fr
 }
 
 type scratch struct {
 	pose, m []linalg.Affine
-	v       []linalg.Vec3
-	e       []float64 // each vertex's squared error, as sse left it
+	m34     []mat34 // m as 3×4 arrays
+	t       targets // the frame's
 	rot     []linalg.Quat
 	scale   []linalg.Vec3
 }
 
 func (fr *fitter) scratch() *scratch {
-	nj, n := fr.r.Skeleton.Len(), len(fr.r.Mesh.Verts)
-	return &scratch{pose: make([]linalg.Affine, nj), m: make([]linalg.Affine, nj),
-		v: make([]linalg.Vec3, n), e: make([]float64, n),
+	nj := fr.r.Skeleton.Len()
+	return &scratch{pose: make([]linalg.Affine, nj), m: make([]linalg.Affine, nj), m34: make([]mat34, nj),
 		rot: make([]linalg.Quat, nj), scale: make([]linalg.Vec3, nj)}
 }
 
-// sse replays st through FK and LBS (the model rig.Skeleton.Pose and
-// rig.Deform define) into sc.v and returns its squared error against y.
-func (fr *fitter) sse(st frameState, y []linalg.Vec3, sc *scratch) float64 {
-	return fr.sseMoved(st, y, sc, -1)
-}
-
-// sseMoved is sse after a step of joint j alone (-1: any change): only
-// the vertices j's subtree moves are replayed, the others' positions and
-// errors are sc's from the last call. The sum runs over every vertex in
-// order, so it is the same number sse gives.
-func (fr *fitter) sseMoved(st frameState, y []linalg.Vec3, sc *scratch, j int) float64 {
+// sse poses st through FK (the model rig.Skeleton.Pose defines) into
+// sc.pose and sc.m and returns its LBS squared error against the frame's
+// targets in sc.t (see skinSums).
+func (fr *fitter) sse(st frameState, sc *scratch) float64 {
 	sk := &fr.r.Skeleton
 	for k, jt := range sk.Joints {
 		local := linalg.TRS(st.trans[k], st.rot[k], st.scale[k])
@@ -100,66 +56,30 @@ func (fr *fitter) sseMoved(st frameState, y []linalg.Vec3, sc *scratch, j int) f
 		}
 	}
 	sk.SkinMatrices(sc.pose, sc.m)
-	replay := func(i int) {
-		in := fr.r.Skin[i]
-		rp := fr.r.Mesh.Verts[i]
-		var v linalg.Vec3
-		for k := 0; k < rig.MaxInfluences; k++ {
-			if w := in.Weight[k]; w != 0 {
-				v = v.Add(sc.m[in.Joint[k]].Apply(rp).Scale(w))
-			}
-		}
-		sc.v[i] = v
-		d := v.Sub(y[i])
-		sc.e[i] = d.Dot(d)
+	for k := range sc.m {
+		sc.m34[k] = asMat34(sc.m[k])
 	}
-	if j < 0 || fr.moved[j] == nil {
-		for i := range fr.r.Skin {
-			replay(i)
-		}
-	} else {
-		for _, i := range fr.moved[j] {
-			replay(int(i))
-		}
-	}
-	e := 0.0
-	for _, x := range sc.e {
-		e += x
-	}
-	return e
+	return fr.sums.energy(sc.m34, &sc.t)
 }
 
 // sweep fits every joint of one frame once, in hierarchy order.
-func (fr *fitter) sweep(st frameState, y []linalg.Vec3, sc *scratch) {
+func (fr *fitter) sweep(st frameState, sc *scratch) {
 	sk := &fr.r.Skeleton
-	best := fr.sse(st, y, sc)
+	best := fr.sse(st, sc)
 	for j, jt := range sk.Joints {
-		lv := fr.levers[j]
-		if len(lv) == 0 {
-			continue
+		pjj := &fr.sums.self[j]
+		w2 := pjj[3][3] // Σ_i w_ij²
+		if !(w2 > 0) {
+			continue // j moves no vertex
 		}
 		root := jt.Parent == rig.NoParent
-		mj, head := sc.m[j], sc.pose[j].T
-		var w2 float64
-		var zs, as linalg.Vec3
-		var zaT, aaT linalg.Mat3 // Σ z·aᵀ, Σ a·aᵀ
-		for _, l := range lv {
-			rp := fr.r.Mesh.Verts[l.i]
-			z := y[l.i].Sub(sc.v[l.i].Sub(mj.Apply(rp).Scale(l.w)))
-			a := rp.Sub(jt.Head).Scale(l.w)
-			if root {
-				w2 += l.w * l.w
-				zs, as = zs.Add(z.Scale(l.w)), as.Add(a.Scale(l.w))
-			} else {
-				z = z.Sub(head.Scale(l.w))
-			}
-			zaT, aaT = zaT.Add(linalg.Outer(z, a)), aaT.Add(linalg.Outer(a, a))
+		zaT, aaT, zs, as := fr.leverSums(j, sc)
+		if !root {
+			// z_i less w_ij·head: Σ w_ij head (r_i − H)ᵀ w_ij.
+			zaT = zaT.Sub(linalg.Outer(sc.pose[j].T, as))
 		}
 		var zbar, abar linalg.Vec3
 		if root {
-			if !(w2 > 0) {
-				continue
-			}
 			// Centred with the weights: Σ(z−w z̄)(a−w ā)ᵀ = Σ z aᵀ − W2 z̄ āᵀ.
 			zbar, abar = zs.Scale(1/w2), as.Scale(1/w2)
 			zaT = zaT.Sub(linalg.Outer(zbar, abar).Scale(w2))
@@ -191,15 +111,44 @@ func (fr *fitter) sweep(st frameState, y []linalg.Vec3, sc *scratch) {
 			st.trans[j] = zbar.Sub(linalg.TRS(linalg.Vec3{}, q, s).M.MulVec(abar))
 		}
 		fr.hold(st, sc, j)
-		if e := fr.sseMoved(st, y, sc, j); e <= best {
+		if e := fr.sse(st, sc); e <= best {
 			best = e
 			continue
 		}
 		copy(st.rot, sc.rot)
 		copy(st.scale, sc.scale)
 		st.trans[j] = oldTrans
-		best = fr.sseMoved(st, y, sc, j)
+		best = fr.sse(st, sc)
 	}
+}
+
+// leverSums returns, for joint j's levers a_i = w_ij (r_i − H_j) (H_j
+// its rest head) and residuals z_i = y_i − v_i + w_ij M_j r̃_i (the
+// vertex without j's share), Σ z·aᵀ, Σ a·aᵀ, Σ w_ij z_i and Σ w_ij a_i,
+// from the skin's sums (see skinSums): with (r − H)ᵀ = r̃ᵀE, E = [I; −Hᵀ],
+// Σ z·aᵀ = (M_j P_jj − Q_j)·E and Σ a·aᵀ = Eᵀ P_jj E.
+func (fr *fitter) leverSums(j int, sc *scratch) (zaT, aaT linalg.Mat3, zs, as linalg.Vec3) {
+	h := fr.r.Skeleton.Joints[j].Head
+	p := &fr.sums.self[j]
+	q := fr.sums.residualMoment(sc.m34, &sc.t, j)
+	z := mulP(&sc.m34[j], p)
+	for r := 0; r < 3; r++ {
+		for c := 0; c < 4; c++ {
+			z[r][c] -= q[r][c]
+		}
+	}
+	// Σ w_ij² r̃ (column 3 of P) as (Σ w² r, Σ w²).
+	pc := linalg.Vec3{p[0][3], p[1][3], p[2][3]}
+	w2 := p[3][3]
+	for r := 0; r < 3; r++ {
+		zs[r] = z[r][3]
+		as[r] = pc[r] - w2*h[r]
+		for c := 0; c < 3; c++ {
+			zaT[r][c] = z[r][c] - z[r][3]*h[c]
+			aaT[r][c] = p[r][c] - pc[r]*h[c] - h[r]*pc[c] + w2*h[r]*h[c]
+		}
+	}
+	return zaT, aaT, zs, as
 }
 
 // horn returns the rotation R maximising tr(Rᵀ·Σ (A⁻¹z)(S a)ᵀ), the best
