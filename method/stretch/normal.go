@@ -1,6 +1,8 @@
 package stretch
 
 import (
+	"sort"
+
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/rig"
 )
@@ -24,16 +26,18 @@ import (
 // themselves come from the skin's pair sums (sums.go), at a cost set by
 // the joints, not the vertices.
 
-// moments holds one step's sums: m[j*nj+k] = M_jk for k ≤ j; r[j] = R_j;
+// moments holds one step's sums: m[j*nj+k] = M_jk (every j, k); r[j] = R_j;
 // s[j] = Σ_i x_j; the skeleton's chains and per-step scratch.
 type moments struct {
-	nj    int
-	chain [][]int         // ancestors-or-self of each joint
-	ginv  []linalg.Affine // G_j⁻¹
-	a     []linalg.Mat3   // A_j = L_j·S_j⁻¹
-	m     [][4][4]float64
-	r     [][3][4]float64
-	s     [][4]float64
+	nj     int
+	chain  [][]int         // ancestors-or-self of each joint
+	parent []int           // each joint's parent, -1 for a root
+	up     []int           // every joint before its parent (deepest first)
+	ginv   []linalg.Affine // G_j⁻¹
+	a      []linalg.Mat3   // A_j = L_j·S_j⁻¹
+	m      [][4][4]float64
+	r      [][3][4]float64
+	s      [][4]float64
 }
 
 func newMoments(sk *rig.Skeleton) *moments {
@@ -41,11 +45,15 @@ func newMoments(sk *rig.Skeleton) *moments {
 	mo := &moments{nj: nj, chain: make([][]int, nj), ginv: make([]linalg.Affine, nj), a: make([]linalg.Mat3, nj),
 		m: make([][4][4]float64, nj*nj), r: make([][3][4]float64, nj), s: make([][4]float64, nj),
 	}
-	for k := range sk.Joints {
+	mo.parent = make([]int, nj)
+	for k, jt := range sk.Joints {
+		mo.parent[k] = int(jt.Parent)
 		for j := k; j != int(rig.NoParent); j = int(sk.Joints[j].Parent) {
 			mo.chain[k] = append(mo.chain[k], j)
 		}
+		mo.up = append(mo.up, k)
 	}
+	sort.SliceStable(mo.up, func(a, b int) bool { return len(mo.chain[mo.up[a]]) > len(mo.chain[mo.up[b]]) })
 	return mo
 }
 
@@ -76,7 +84,10 @@ func (fr *fitter) normalEquations(st frameState, sc *scratch, mo *moments, g []f
 	clear(mo.s)
 	// The moments from the skin's sums (sums.go): with x_j = Σ_k w_ik M̃_k r̃_i
 	// over the influences k that j moves (M̃_k the 4×4 [M_k; 0 0 0 1]),
-	// M_jl = Σ_km M̃_k P_km M̃_mᵀ over k below-or-at j, m below-or-at l;
+	// M_jl = Σ_km M̃_k P_km M̃_mᵀ over k below-or-at j, m below-or-at l
+	// (each pair's term at (k, m), then summed up the tree over m and
+	// over k: nj² work, where adding each term to every (j, l) of the two
+	// chains cost a chain length squared per pair);
 	// R_j = Σ_k Q_k M̃_kᵀ; Σ_i x_j = Σ_k M̃_k U_k.
 	ss := fr.sums
 	m34 := sc.m34
@@ -95,17 +106,24 @@ func (fr *fitter) normalEquations(st frameState, sc *scratch, mo *moments, g []f
 			}
 			t[u][3] = row[3]
 		}
-		for _, j := range chain[pr.k] {
-			for _, l := range chain[pr.m] {
-				if l > j {
-					continue
-				}
-				o := &mo.m[j*nj+l]
-				for u := 0; u < 4; u++ {
-					for v := 0; v < 4; v++ {
-						o[u][v] += t[u][v]
-					}
-				}
+		o := &mo.m[pr.k*nj+pr.m]
+		for u := 0; u < 4; u++ {
+			for v := 0; v < 4; v++ {
+				o[u][v] += t[u][v]
+			}
+		}
+	}
+	for _, l := range mo.up { // column l collects its subtree's columns
+		if p := mo.parent[l]; p >= 0 {
+			for k := 0; k < nj; k++ {
+				add4(&mo.m[k*nj+p], &mo.m[k*nj+l])
+			}
+		}
+	}
+	for _, j := range mo.up { // then row j its subtree's rows
+		if p := mo.parent[j]; p >= 0 {
+			for l := 0; l < nj; l++ {
+				add4(&mo.m[p*nj+l], &mo.m[j*nj+l])
 			}
 		}
 	}
@@ -194,6 +212,9 @@ func (fr *fitter) normalEquations(st frameState, sc *scratch, mo *moments, g []f
 			g[cx] = gv
 			for k := 0; k <= j; k++ {
 				m := &mo.m[j*nj+k]
+				if *m == (sym4{}) {
+					continue // no vertex moves with both: a zero block
+				}
 				// cj·M: 3×4
 				var cm [3][4]float64
 				for r := 0; r < 3; r++ {
@@ -238,4 +259,13 @@ func (fr *fitter) normalEquations(st frameState, sc *scratch, mo *moments, g []f
 		hd[cx*np+cx] = float64(n)
 	}
 	return hd, true
+}
+
+// add4 adds b to a.
+func add4(a, b *[4][4]float64) {
+	for u := 0; u < 4; u++ {
+		for v := 0; v < 4; v++ {
+			a[u][v] += b[u][v]
+		}
+	}
 }

@@ -3,7 +3,9 @@ package stretch
 import (
 	"math"
 
-	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack/lapack64"
 
 	"github.com/meshrig/meshrig/linalg"
 )
@@ -25,12 +27,14 @@ func (fr *fitter) polish(st frameState, sc *scratch, iters int) {
 	np := 6*nj + 3
 	best := fr.sse(st, sc)
 	lambda := 1e-3
-	h := mat.NewSymDense(np, nil)
-	g := make([]float64, np)
+	h := blas64.Symmetric{N: np, Stride: np, Uplo: blas.Lower, Data: make([]float64, np*np)}
+	g, d := make([]float64, np), make([]float64, np)
+	at := func(x int) float64 { return d[x] }
 	mo := newMoments(sk)
 	oldRot := make([]linalg.Quat, nj)
 	oldScale := make([]linalg.Vec3, nj)
 	for it := 0; it < iters; it++ {
+		start := best
 		hd, ok := fr.normalEquations(st, sc, mo, g)
 		if !ok {
 			return
@@ -38,39 +42,35 @@ func (fr *fitter) polish(st frameState, sc *scratch, iters int) {
 		// One LM solve per accepted or rejected damping: the Jacobian is
 		// reused while λ grows.
 		for try := 0; try < 6; try++ {
+			// hd is the lower triangle, row-major: LAPACK's lower
+			// symmetric storage. A factor that fails (not positive
+			// definite) or a step that fits worse raises the damping; no
+			// condition estimate, which cost as much as the factor.
+			copy(h.Data, hd)
 			for x := 0; x < np; x++ {
-				for y2 := 0; y2 <= x; y2++ {
-					v := hd[max(x, y2)*np+min(x, y2)]
-					if x == y2 {
-						v += lambda*v + 1e-12
-					}
-					h.SetSym(x, y2, v)
-				}
+				h.Data[x*np+x] += lambda*hd[x*np+x] + 1e-12
 			}
-			var ch mat.Cholesky
-			if !ch.Factorize(h) {
+			t, ok := lapack64.Potrf(h)
+			if !ok {
 				lambda *= 10
 				continue
 			}
-			var d mat.VecDense
-			if err := ch.SolveVecTo(&d, mat.NewVecDense(np, g)); err != nil {
-				lambda *= 10
-				continue
-			}
+			copy(d, g)
+			lapack64.Potrs(t, blas64.General{Rows: np, Cols: 1, Stride: 1, Data: d})
 			copy(oldRot, st.rot)
 			copy(oldScale, st.scale)
 			oldT := st.trans[0]
 			for j := 0; j < nj; j++ {
-				w := linalg.Vec3{-d.AtVec(6 * j), -d.AtVec(6*j + 1), -d.AtVec(6*j + 2)}
+				w := linalg.Vec3{-at(6 * j), -at(6*j + 1), -at(6*j + 2)}
 				if n := w.Norm(); n > 0 {
 					st.rot[j] = st.rot[j].Mul(linalg.QuatFromAxisAngle(w.Scale(1/n), n)).Normalize()
 				}
 				for q := 0; q < 3; q++ {
-					s := st.scale[j][q] * math.Exp(-d.AtVec(6*j+3+q))
+					s := st.scale[j][q] * math.Exp(-at(6*j+3+q))
 					st.scale[j][q] = min(max(s, minScale), 1/minScale)
 				}
 			}
-			st.trans[0] = st.trans[0].Sub(linalg.Vec3{d.AtVec(6 * nj), d.AtVec(6*nj + 1), d.AtVec(6*nj + 2)})
+			st.trans[0] = st.trans[0].Sub(linalg.Vec3{at(6 * nj), at(6*nj + 1), at(6*nj + 2)})
 			if e := fr.sse(st, sc); e < best {
 				best = e
 				lambda = max(lambda/3, 1e-9)
@@ -86,5 +86,14 @@ func (fr *fitter) polish(st frameState, sc *scratch, iters int) {
 			}
 		}
 		fr.sse(st, sc)
+		if start-best < polishTol*start {
+			return // converged, or no step fits better
+		}
 	}
 }
+
+// polishTol ends a frame's Levenberg–Marquardt steps once one lowers its
+// error by less than this fraction: the cow at 11 bones, RMSE% 0.8277
+// after every step of every pass, 0.8278 with 1e-4 in three quarters of
+// the time.
+const polishTol = 1e-4
