@@ -16,9 +16,9 @@ import (
 // at two vertex counts: the joint count follows the limbs (between the
 // true count and 1.7 times it, the hand twice it: its five digits meet
 // the palm at forks and end in tips the truth has no joints for, where
-// its one wrist joint has five children; measured 22–26, 28–30, 27–29,
+// its one wrist joint has five children; measured 22–26, 30–32, 27–30,
 // 14), the joints lie near the true ones (joint error% at most 3, the
-// hand 5: measured 2.0–2.1, 2.5–2.8, 3.6–4.0, 1.6–2.0), no two joints
+// hand 5: measured 2.0–2.1, 2.5, 3.5–4.0, 1.6–2.0), no two joints
 // share a place, no joint has more than three children, and the biped
 // and quadruped are mirror-symmetric with the root on the plane.
 func TestCharacters(t *testing.T) {

@@ -78,9 +78,10 @@ func TestStaticMeshes(t *testing.T) {
 // libigl rigs' TGF skeletons and the glTF characters' own skins in bind
 // pose. Issue 6 asks for at most 5% on each (issue 18: 4, not met by the
 // elephant and the arm); the bounds are the measured errors with a little
-// margin, 5 itself where less is left (with the skeletonshape step:
-// elephant 4.37, wolf 2.94, arm 4.95, CesiumMan 2.44, Fox 3.33,
-// RiggedSimple 4.94; before it 4.76, 2.99, 4.91, 2.44, 3.25, 4.97;
+// margin, 5 itself where less is left (with the skeletonshape step and
+// its waists: elephant 4.19, wolf 2.90, arm 4.95, CesiumMan 2.35, Fox
+// 3.33, RiggedSimple 4.94; without the waists 4.37, 2.94, 4.95, 2.44,
+// 3.33, 4.94; before the skeletonshape step 4.76, 2.99, 4.91, 2.44, 3.25, 4.97;
 // before the plates, tips, exits, bends and welded parts: 12.0, 3.28,
 // 5.24, 3.20, 5.51, 9.08; the arm was 5.13 before the fingers thinner
 // than a voxel were pruned). What remains is mostly detail the artists
@@ -91,7 +92,10 @@ func TestStaticMeshes(t *testing.T) {
 // glTF rigs end their chains one bone short of the tips and have roots
 // on the ground. RiggedSimple's truth spaces joints evenly along a
 // straight cylinder, where the force field is flat and its minima fall
-// where the voxel centres do.
+// where the voxel centres do. The elephant's true head joint, at the top
+// of its neck (the TGF's joint 5), has a joint of ours within 3% of d
+// (1.79%: skeletonshape.Waists; 6.65% before, when the nearest were the
+// neck's base and the head's centre).
 func TestJointError(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reads the shared rigs")
@@ -100,8 +104,8 @@ func TestJointError(t *testing.T) {
 		name  string
 		bound float64
 	}{
-		{"elephant", 4.6}, {"wolf", 3.3}, {"arm", 5},
-		{"CesiumMan.glb", 2.7}, {"Fox.glb", 3.5}, {"RiggedSimple.glb", 5},
+		{"elephant", 4.4}, {"wolf", 3.2}, {"arm", 5},
+		{"CesiumMan.glb", 2.6}, {"Fox.glb", 3.5}, {"RiggedSimple.glb", 5},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m, truth := groundtruth.Joints(t, c.name)
@@ -118,6 +122,16 @@ func TestJointError(t *testing.T) {
 			}
 			if c.name != "arm" && c.name != "RiggedSimple.glb" {
 				checkSymmetric(t, m, s)
+			}
+			if c.name == "elephant" {
+				const head = 5 // the TGF's joint at the top of the neck
+				near := math.Inf(1)
+				for _, p := range s.Joints {
+					near = math.Min(near, p.Dist(truth[head]))
+				}
+				if e := 100 * near / mesh.Diagonal(m.Verts); e > 3 {
+					t.Errorf("elephant: the true head joint's nearest joint is %.2f%% of d away, want at most 3", e)
+				}
 			}
 		})
 	}

@@ -41,7 +41,9 @@ type Options struct {
 // at opt.Resolution) unless opt.Detail; symmetric about m's mirror plane when m has one
 // (MirrorPlane, Plane.Residual ≤ SymmetricResidual; Symmetrize) unless
 // opt.NoSymmetry; joints that only oversample straight runs removed
-// (Straighten) unless opt.Detail or opt.Joints; rooted at the torso
+// (Straighten) unless opt.Detail or opt.Joints; a joint added where a
+// part hangs from a narrowing (Waists: a head at the top of its neck)
+// unless opt.Joints; rooted at the torso
 // (TorsoRoot, on the plane when there is one, next to a star rather than
 // at it); no
 // joint with more than three children (SplitStars); and opt.Joints
@@ -99,6 +101,12 @@ func Shape(ctx context.Context, m *mesh.Mesh, s *static.Skeleton, opt Options) (
 		var removed int
 		if out, removed = Straighten(out, eff, plane, d); removed > 0 {
 			opt.Notes.Add(fmt.Sprintf("shape: %d joints along straight runs removed (a neighbour's ball overlapping theirs, within %.1f thicknesses of the bone replacing them)", removed, straightTolerance))
+			radius = thickness(tree, out.Joints)
+		}
+	}
+	if opt.Joints == 0 {
+		if added := Waists(out, tree, symmetricRadius(out, radius, plane, d), plane, d); added > 0 {
+			opt.Notes.Add(fmt.Sprintf("shape: %d joints added at waists (a bone's narrowest point, thinner than both its ends, with a part at least %d times as thick beyond it: a head on its neck)", added, waistLump))
 			radius = thickness(tree, out.Joints)
 		}
 	}

@@ -1,0 +1,156 @@
+package skeletonshape
+
+import (
+	"math"
+
+	"github.com/meshrig/meshrig/bvh"
+	"github.com/meshrig/meshrig/linalg"
+	"github.com/meshrig/meshrig/method/static"
+)
+
+// waistLump is how much thicker, at least, than a narrowing along a bone
+// one of the bone's ends must be for the narrowing to count as a waist:
+// a lump at least twice as thick as the stalk it hangs from (a head on
+// its neck) is a part of its own, where a tube that only swells or
+// tapers a little (a limb's muscles, a shoulder) is not.
+const waistLump = 2
+
+// waistSamples is how many pieces a bone is cut into to look for its
+// narrowest point; the first and last tenth, which stand for the
+// joints' own places, are not looked at.
+const waistSamples = 20
+
+// Waists adds a joint at the waist of each bone of s that has one: the
+// narrowest point along the bone (distance to tree's mesh, sampled from a
+// tenth to nine tenths of its length) when it is thinner than both ends
+// (radius, per joint: a dip, not a taper), one end is at least waistLump
+// times as thick as it (a lump on a stalk: a head on its neck), and the
+// bone passes through the middle of the narrowing — within
+// straightTolerance of the narrowing's own thickness of its
+// cross-section's centre; otherwise the dip is the bone cutting across
+// the inside of a curved part near its surface, not a narrowing of the
+// part. A part joined to the body through a narrowing turns there (the
+// head at the top of the neck), but the force field's minima lie in the
+// middle of the parts, where the forces from all sides balance, so the
+// bone from the neck's base to the head's centre has no joint where the
+// head turns. With plane not nil a bone and its mirror image get their
+// joints together, at mirror-image places (the bone with the smaller
+// index decides), and a bone that is its own mirror image gets its joint
+// on the plane. It returns the number of joints added (at the end of
+// s.Joints, each splitting its bone).
+func Waists(s *static.Skeleton, tree *bvh.Tree, radius []float64, plane *Plane, d float64) int {
+	type split struct {
+		bone int
+		at   linalg.Vec3
+	}
+	var adds []split
+	done := make([]bool, len(s.Edges))
+	for k, e := range s.Edges {
+		if done[k] {
+			continue
+		}
+		done[k] = true
+		p, ok := waist(tree, s.Joints[e[0]], s.Joints[e[1]], radius[e[0]], radius[e[1]])
+		if !ok {
+			continue
+		}
+		if plane == nil {
+			adds = append(adds, split{k, p})
+			continue
+		}
+		switch mk := mirrorBone(s, plane, k, d); {
+		case mk < 0:
+			// No mirror image: on a symmetric skeleton the joint would
+			// be one-sided.
+		case mk == k:
+			adds = append(adds, split{k, plane.Project(p)})
+		default:
+			done[mk] = true
+			adds = append(adds, split{k, p}, split{mk, plane.Reflect(p)})
+		}
+	}
+	for _, a := range adds {
+		e := s.Edges[a.bone]
+		s.Joints = append(s.Joints, a.at)
+		j := len(s.Joints) - 1
+		s.Edges[a.bone] = [2]int{e[0], j}
+		s.Edges = append(s.Edges, [2]int{j, e[1]})
+	}
+	return len(adds)
+}
+
+// waist returns the waist of the bone from a to b (thicknesses ra, rb),
+// if it has one (see Waists).
+func waist(tree *bvh.Tree, a, b linalg.Vec3, ra, rb float64) (linalg.Vec3, bool) {
+	if math.IsInf(ra, 0) || math.IsInf(rb, 0) || a == b {
+		return linalg.Vec3{}, false
+	}
+	var pts []linalg.Vec3
+	for i := 2; i <= waistSamples-2; i++ {
+		pts = append(pts, a.Add(b.Sub(a).Scale(float64(i)/waistSamples)))
+	}
+	th := thickness(tree, pts)
+	best := -1
+	for i, r := range th {
+		if !math.IsInf(r, 0) && (best < 0 || r < th[best]) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return linalg.Vec3{}, false
+	}
+	m, p := th[best], pts[best]
+	if !(m < min(ra, rb)) || max(ra, rb) < waistLump*m {
+		return linalg.Vec3{}, false
+	}
+	if !(offCentre(tree, p, b.Sub(a)) <= straightTolerance*m) {
+		return linalg.Vec3{}, false
+	}
+	return p, true
+}
+
+// offCentre returns how far p lies from the middle of the part's
+// cross-section perpendicular to axis: the mean, over four lines through
+// p across it, of how far p is from the middle of the line's chord,
+// along the line; +Inf when a ray hits nothing.
+func offCentre(tree *bvh.Tree, p, axis linalg.Vec3) float64 {
+	axis = axis.Unit()
+	u := linalg.Vec3{1, 0, 0}
+	if math.Abs(axis[0]) > 0.6 {
+		u = linalg.Vec3{0, 1, 0}
+	}
+	u = u.Sub(axis.Scale(u.Dot(axis))).Unit()
+	v := axis.Cross(u)
+	const lines = 4
+	var off linalg.Vec3
+	for i := 0; i < lines; i++ {
+		ang := math.Pi * float64(i) / lines
+		w := u.Scale(math.Cos(ang)).Add(v.Scale(math.Sin(ang)))
+		fwd, back := bvh.NewRay(p, w), bvh.NewRay(p, w.Scale(-1))
+		t1, t2 := tree.Closest(&fwd), tree.Closest(&back)
+		if math.IsInf(t1, 1) || math.IsInf(t2, 1) {
+			return math.Inf(1)
+		}
+		// The chord's middle lies (t1−t2)/2 along w; over lines evenly
+		// spread across half a turn, the sum of those offsets times w,
+		// times 2/lines, is the offset in the cross-section's plane.
+		off = off.Add(w.Scale((t1 - t2) / lines))
+	}
+	return off.Norm()
+}
+
+// mirrorBone returns the bone of s joining the mirror images of bone k's
+// joints (k itself for a bone on the plane), -1 when there is none.
+func mirrorBone(s *static.Skeleton, plane *Plane, k int, d float64) int {
+	e := s.Edges[k]
+	ma, mb := mirrorJoint(s, plane, e[0], d), mirrorJoint(s, plane, e[1], d)
+	if ma < 0 || mb < 0 {
+		return -1
+	}
+	for q, f := range s.Edges {
+		if (f[0] == ma && f[1] == mb) || (f[0] == mb && f[1] == ma) {
+			return q
+		}
+	}
+	return -1
+}
