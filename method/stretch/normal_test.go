@@ -142,3 +142,57 @@ func TestEnergyFromSums(t *testing.T) {
 		}
 	}
 }
+
+// TestLeverSums: a joint step's sums from the skin's pair sums are the
+// sums over its vertices of the replayed residuals and levers, for every
+// joint of the squashing tube away from its target (the root's too).
+func TestLeverSums(t *testing.T) {
+	r := squashTube(t)
+	s := testrig.Play(t, r)
+	nj := r.Skeleton.Len()
+	f := s.F() / 4
+	cl := &r.Clips[0]
+	st := frameState{
+		rot:   append([]linalg.Quat(nil), cl.Rotation[f*nj:(f+1)*nj]...),
+		trans: append([]linalg.Vec3(nil), cl.Translation[f*nj:(f+1)*nj]...),
+		scale: append([]linalg.Vec3(nil), cl.Scale[f*nj:(f+1)*nj]...),
+	}
+	st.rot[1] = st.rot[1].Mul(linalg.QuatFromAxisAngle(linalg.Vec3{1, 0, 0}, 0.25)).Normalize()
+	st.scale[1] = linalg.Vec3{0.8, 1.1, 1}
+	y := s.FrameInto(nil, (f+9)%s.F())
+	fr := newFitter(r, false)
+	sc := fr.scratch()
+	sc.t.set(r, y)
+	v := replay(fr, st, sc)
+	for j := 0; j < nj; j++ {
+		h := r.Skeleton.Joints[j].Head
+		var zaT, aaT linalg.Mat3
+		var zs, as linalg.Vec3
+		for i, in := range r.Skin {
+			for k := 0; k < rig.MaxInfluences; k++ {
+				w := in.Weight[k]
+				if w == 0 || int(in.Joint[k]) != j {
+					continue
+				}
+				p := r.Mesh.Verts[i]
+				z := y[i].Sub(v[i].Sub(sc.m[j].Apply(p).Scale(w)))
+				a := p.Sub(h).Scale(w)
+				zaT, aaT = zaT.Add(linalg.Outer(z, a)), aaT.Add(linalg.Outer(a, a))
+				zs, as = zs.Add(z.Scale(w)), as.Add(a.Scale(w))
+			}
+		}
+		gz, ga, gzs, gas := fr.leverSums(j, sc)
+		scale := 1 + math.Sqrt(frobenius(zaT)+frobenius(aaT))
+		if d := frobenius(gz.Sub(zaT)) + frobenius(ga.Sub(aaT)) + gzs.Sub(zs).Norm2() + gas.Sub(as).Norm2(); math.Sqrt(d) > 1e-9*scale {
+			t.Errorf("joint %d: lever sums differ from the replayed vertices' by %.3g", j, math.Sqrt(d))
+		}
+	}
+}
+
+func frobenius(m linalg.Mat3) float64 {
+	var s float64
+	for r := 0; r < 3; r++ {
+		s += m[r][0]*m[r][0] + m[r][1]*m[r][1] + m[r][2]*m[r][2]
+	}
+	return s
+}
