@@ -1,6 +1,10 @@
 package rig
 
-import "github.com/meshrig/meshrig/linalg"
+import (
+	"math"
+
+	"github.com/meshrig/meshrig/linalg"
+)
 
 // ClipFromSkinMatrices converts per-frame LBS transforms (mats[f*J+j] maps
 // rest-pose points of joint j to frame f) into a clip on skeleton s. Each
@@ -43,6 +47,35 @@ func (c *Clip) MakeRigid(s *Skeleton) {
 			c.Translation[f*n+j] = s.Offset(JointID(j))
 		}
 	}
+}
+
+// ClipFromSampledSkinMatrices is the clip a reader makes of the skinning
+// matrices it sampled from a file: with scale tracks (rig.Clip.Scale, as
+// --stretch writes them) when some joint's linear part is not a rotation
+// within tol and every one splits exactly into a rotation and a per-axis
+// scale (ClipFromScaledSkinMatrices); otherwise rotations and
+// translations (ClipFromSkinMatrices: the nearest rotations, as for
+// rigid joints).
+func ClipFromSampledSkinMatrices(s *Skeleton, name string, fps float64, frames int, mats []linalg.Affine, tol float64) Clip {
+	for _, m := range mats {
+		if d := m.M.T().Mul(m.M).Sub(linalg.Identity3()); maxAbs3(d) > tol {
+			if c, ok := ClipFromScaledSkinMatrices(s, name, fps, frames, mats, tol); ok {
+				return c
+			}
+			break
+		}
+	}
+	return ClipFromSkinMatrices(s, name, fps, frames, mats)
+}
+
+func maxAbs3(m linalg.Mat3) float64 {
+	v := 0.0
+	for i := range m {
+		for k := range m[i] {
+			v = max(v, math.Abs(m[i][k]))
+		}
+	}
+	return v
 }
 
 // ClipFromScaledSkinMatrices is ClipFromSkinMatrices for matrices whose

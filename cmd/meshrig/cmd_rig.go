@@ -73,7 +73,7 @@ Yuksel 2007: fast, rigid face clusters, --bones or --tolerance) and spectral
 	f.StringVar(&o.report, "report", "", "write the JSON report to this file (- for standard output)")
 	f.StringVar(&o.collada, "collada", "", "Collada version for .dae output (default 1.4.1)")
 	f.BoolVar(&o.splitClips, "split-clips", false, "write one file per clip, OUT-CLIP.ext, each with the same skeleton and weights (Blender's Collada importer merges a file's clips into one action)")
-	f.BoolVar(&o.stretch, "stretch", false, "add squash and stretch: a scale per joint and frame (glTF scale channels, COLLADA joint matrices; .glb, .gltf or .dae), rotations fitted again around it")
+	f.BoolVar(&o.stretch, "stretch", false, "add squash and stretch: a scale per joint, frame and axis (glTF scale channels, COLLADA joint matrices, FBX Lcl Scaling, USD scales), rotations fitted again around it")
 	o.addFlags(f)
 	o.given.add(f)
 	f.Lookup("skeleton").Usage = "tree (a joint hierarchy), none (free bones, no joints), or a skeleton FILE (glTF, Collada, FBX, libigl .tgf) whose joints are kept: weights and motion are solved for it"
@@ -176,9 +176,6 @@ func runRig(cmd *cobra.Command, g *globals, o *rigOptions, args []string) error 
 	ctx := cmd.Context()
 	if err := firstErr(o.check(), o.checkGiven(), o.load.check()); err != nil {
 		return err
-	}
-	if ext := strings.ToLower(filepath.Ext(o.out)); o.stretch && ext != ".glb" && ext != ".gltf" && ext != ".dae" {
-		return fmt.Errorf("--stretch -o %s: %w", o.out, rig.ErrScaleTracks)
 	}
 	var plan safefile.Plan
 	defer plan.Abort()

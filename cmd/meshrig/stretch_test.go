@@ -90,9 +90,27 @@ func TestStretchSquashingTube(t *testing.T) {
 	if !dsc.Rig.HasScale() {
 		t.Error("the --stretch rig read back from COLLADA has no scale tracks")
 	}
-	// Formats without scale refuse the rig rather than drop its tracks.
-	if _, err := run(t, "rig", in, "--bones", "3", "--stretch", "-o", filepath.Join(t.TempDir(), "x.fbx")); err == nil {
-		t.Error("a --stretch rig was written to FBX")
+	// FBX (Lcl Scaling curves) and USD (half3 scales) keep them too.
+	for _, ext := range []string{".fbx", ".usda"} {
+		path := filepath.Join(t.TempDir(), "x"+ext)
+		if _, err := run(t, "rig", in, "--bones", "3", "--stretch", "-o", path); err != nil {
+			t.Fatal(err)
+		}
+		sc, err := format.ReadScene(path, format.SceneOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if sc.Rig == nil || !sc.Rig.HasScale() {
+			t.Errorf("the --stretch rig read back from %s has no scale tracks", ext)
+			continue
+		}
+		rep, err := metric.Compare(want.Sequence, sc.Rig)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := math.Abs(rep.RMSEPercent - stretch); d > 0.02 {
+			t.Errorf("the %s read back replays at RMSE%% %.5f, the rig reported %.5f", ext, rep.RMSEPercent, stretch)
+		}
 	}
 }
 

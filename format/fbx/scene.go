@@ -229,7 +229,7 @@ func (s *sceneData) scene(opt format.SceneOptions) (*format.Scene, error) {
 				return nil, err
 			}
 			if tr != nil {
-				clips = append(clips, rig.ClipFromSkinMatrices(&tr.skel, a.name, tm.fps, tm.hi-tm.lo, mats))
+				clips = append(clips, rig.ClipFromSampledSkinMatrices(&tr.skel, a.name, tm.fps, tm.hi-tm.lo, mats, scaleTol))
 			}
 		}
 		sc.Sequence = sq
@@ -297,3 +297,8 @@ func (s *sceneData) sample(ctx context.Context, a *anim, tm timing, tr *truth) (
 	}
 	return frames, mats, stop
 }
+
+// scaleTol is how far from a rotation (float32 keys composed down the
+// hierarchy) a joint's matrix may be and still count as unscaled; past
+// it the clip keeps scale tracks when they replay the file exactly.
+const scaleTol = 1e-5

@@ -33,16 +33,14 @@ var timeModes = map[float64]int{120: 1, 100: 2, 60: 3, 50: 4, 48: 5, 30: 6, 25: 
 // joint (Transform = T(−head), TransformLink = T(head): the mesh sits at
 // the origin), a BindPose, and one AnimationStack per clip keying every
 // joint's rotation (Euler XYZ in degrees, unwrapped so curves do not
-// jump) and the translation of every joint that moves off its rest offset
-// (the root; every bone of a free rig) at each frame, linearly
-// interpolated. Units are the rig's (UnitScaleFactor 1), Y up; the frame
+// jump), the translation of every joint that moves off its rest offset
+// (the root; every bone of a free rig) and the scale of every joint that
+// scales (rig.Clip.Scale, Lcl Scaling; InheritType RSrs passes it down as
+// glTF does) at each frame, linearly interpolated. Units are the rig's (UnitScaleFactor 1), Y up; the frame
 // rate is the first clip's. Output is the same for the same rig.
 func Write(w io.Writer, r *rig.Rig, opt format.WriteOptions) error {
 	if err := r.Validate(); err != nil {
 		return err
-	}
-	if err := r.RotationOnly(); err != nil {
-		return fmt.Errorf("fbx: %w", err)
 	}
 	version := 7400
 	switch opt.Version {

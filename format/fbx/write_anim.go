@@ -6,9 +6,10 @@ import (
 )
 
 // animation adds an AnimationStack per clip, with one layer keying every
-// joint's rotation (Euler XYZ degrees, continuous) and the translation of
-// every joint that leaves its rest offset, on the joints' models; it
-// returns the Takes records.
+// joint's rotation (Euler XYZ degrees, continuous), the translation of
+// every joint that leaves its rest offset and the scale of every joint
+// that has one (rig.Clip.Scale), on the joints' models; it returns the
+// Takes records.
 func (b *builder) animation(r *rig.Rig, models []int64) []*Node {
 	sk := &r.Skeleton
 	nj := sk.Len()
@@ -41,6 +42,20 @@ func (b *builder) animation(r *rig.Rig, models []int64) []*Node {
 					tr[f] = c.Translation[f*nj+j]
 				}
 				b.curves(layer, models[j], "T", "Lcl Translation", times, tr)
+			}
+			if c.HasScale() {
+				// Squash and stretch (--stretch): Lcl Scaling, which
+				// InheritType RSrs (build's) passes down as glTF's T·R·S
+				// does.
+				sc := make([]linalg.Vec3, c.Frames)
+				scaled := false
+				for f := range sc {
+					sc[f] = c.ScaleAt(f, j, nj)
+					scaled = scaled || sc[f] != linalg.Vec3{1, 1, 1}
+				}
+				if scaled {
+					b.curves(layer, models[j], "S", "Lcl Scaling", times, sc)
+				}
 			}
 		}
 		takes = append(takes, node("Take", []Property{pS(c.Name)}, one("FileName", pS(c.Name+".tak")),

@@ -21,7 +21,8 @@ import (
 	"github.com/meshrig/meshrig/rig"
 )
 
-// TestWriteAssimp: assimp reads the FBX we write and converts it to glTF;
+// TestWriteAssimp: assimp reads the FBX we write (clientRigs: rigid, and
+// with scale tracks) and converts it to glTF;
 // that glTF, read by our glTF reader, plays our rig within RMSE% 0.01 of
 // d (float32 keys on both sides) and keeps its UV sets, normals and
 // materials. assimp reorders vertices (it splits and
@@ -29,9 +30,13 @@ import (
 func TestWriteAssimp(t *testing.T) {
 	_, err := exec.LookPath("assimp")
 	shareddata.RequireTool(t, err == nil, "assimp (Debian package assimp-utils)")
+	for _, c := range clientRigs(t) {
+		t.Run(c.name, func(t *testing.T) { writeAssimp(t, c.r) })
+	}
+}
+
+func writeAssimp(t *testing.T, r *rig.Rig) {
 	dir := t.TempDir()
-	r := testrig.Tube(t, 24, linalg.Vec3{0.3, -0.2, 0.1})
-	withSurface(t, r)
 	var buf bytes.Buffer
 	if err := Write(&buf, r, format.WriteOptions{}); err != nil {
 		t.Fatal(err)
@@ -123,14 +128,18 @@ func fbx2gltf(t *testing.T) string {
 }
 
 // TestWriteFBXSDK: Autodesk's FBX SDK, through FBX2glTF, reads the FBX we
-// write: its glTF plays our rig within RMSE% 0.01 and keeps its UV sets,
+// write (clientRigs): its glTF plays our rig within RMSE% 0.01 and keeps its UV sets,
 // normals and materials. FBX2glTF writes metres
 // from the file's centimetres (UnitScaleFactor 1), a scale of 0.01.
 func TestWriteFBXSDK(t *testing.T) {
 	bin := fbx2gltf(t)
+	for _, c := range clientRigs(t) {
+		t.Run(c.name, func(t *testing.T) { writeFBXSDK(t, c.r, bin) })
+	}
+}
+
+func writeFBXSDK(t *testing.T, r *rig.Rig, bin string) {
 	dir := t.TempDir()
-	r := testrig.Tube(t, 24, linalg.Vec3{0.3, -0.2, 0.1})
-	withSurface(t, r)
 	var buf bytes.Buffer
 	if err := Write(&buf, r, format.WriteOptions{}); err != nil {
 		t.Fatal(err)
@@ -168,6 +177,7 @@ func checkSurface(t *testing.T, name string, s *mesh.Surface) {
 }
 
 // TestWriteBlender: Debian's Blender (headless) imports the FBX we write
+// (clientRigs)
 // with the right bone count, an action, our UV sets, materials and
 // embedded texture, and
 // its skinned mesh at several frames is our playback within RMSE% 0.01 of
@@ -178,9 +188,13 @@ func checkSurface(t *testing.T, name string, s *mesh.Surface) {
 func TestWriteBlender(t *testing.T) {
 	bin, err := exec.LookPath("blender")
 	shareddata.RequireTool(t, err == nil, "blender (Debian package blender, with python3-numpy)")
+	for _, c := range clientRigs(t) {
+		t.Run(c.name, func(t *testing.T) { writeBlender(t, c.r, bin) })
+	}
+}
+
+func writeBlender(t *testing.T, r *rig.Rig, bin string) {
 	dir := t.TempDir()
-	r := testrig.Tube(t, 24, linalg.Vec3{0.3, -0.2, 0.1})
-	withSurface(t, r)
 	var buf bytes.Buffer
 	if err := Write(&buf, r, format.WriteOptions{}); err != nil {
 		t.Fatal(err)
@@ -246,4 +260,20 @@ func TestWriteBlender(t *testing.T) {
 		t.Errorf("Blender plays our FBX at RMSE%% %v of ours", rmse)
 	}
 	t.Logf("Blender's playback vs ours at frames %v: RMSE%% %.2g", frames, rmse)
+}
+
+// clientRigs are the rigs the other tools read: testrig's tube, and the
+// tube whose middle joint squashes and stretches (scale tracks, Lcl
+// Scaling curves), each with withSurface's UV sets and materials.
+func clientRigs(t *testing.T) []struct {
+	name string
+	r    *rig.Rig
+} {
+	tube, squash := testrig.Tube(t, 24, linalg.Vec3{0.3, -0.2, 0.1}), squashTube(t)
+	withSurface(t, tube)
+	withSurface(t, squash)
+	return []struct {
+		name string
+		r    *rig.Rig
+	}{{"rigid", tube}, {"scaled", squash}}
 }

@@ -238,32 +238,13 @@ func (t *truth) reproduces(mats []linalg.Affine, verts []linalg.Vec3) bool {
 // and per-axis scale; otherwise the nearest rotations are kept, as for
 // rigid joints.
 func (t *truth) addClip(name string, fps float64, frames int, mats []linalg.Affine) {
-	for _, m := range mats {
-		if d := m.M.T().Mul(m.M).Sub(linalg.Identity3()); maxAbs3(d) > scaleTol {
-			if c, ok := rig.ClipFromScaledSkinMatrices(&t.skel, name, fps, frames, mats, scaleTol); ok {
-				t.clips = append(t.clips, c)
-				return
-			}
-			break
-		}
-	}
-	t.clips = append(t.clips, rig.ClipFromSkinMatrices(&t.skel, name, fps, frames, mats))
+	t.clips = append(t.clips, rig.ClipFromSampledSkinMatrices(&t.skel, name, fps, frames, mats, scaleTol))
 }
 
 // scaleTol is how far from a rotation (float32 rounding of a node's
 // transforms composed down a hierarchy) a joint's matrix may be and still
 // count as unscaled.
 const scaleTol = 1e-5
-
-func maxAbs3(m linalg.Mat3) float64 {
-	v := 0.0
-	for i := range m {
-		for k := range m[i] {
-			v = max(v, abs(m[i][k]))
-		}
-	}
-	return v
-}
 
 func (t *truth) rig() (*rig.Rig, error) {
 	r := &rig.Rig{Mesh: t.mesh, Skeleton: t.skel, Skin: t.skin, Clips: t.clips}

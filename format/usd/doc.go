@@ -9,7 +9,8 @@
 //	                         matrices) and restTransforms (local ones), matrix4d
 //	                         in USD's row-vector layout (translation in the last row)
 //	/Rig/Animations/<clip>   SkelAnimation per clip: rotations (quatf), translations
-//	                         (float3) sampled at every frame, scales (half3) 1; the
+//	                         (float3) sampled at every frame, scales (half3) 1, or
+//	                         sampled too for scale tracks (--stretch); the
 //	                         Skeleton's skel:animationSource is the first clip
 //	/Rig/Body                Mesh: points, the input's polygons (or triangles),
 //	                         normals, UV sets (st, st1 …) and colour sets

@@ -90,7 +90,7 @@ func TestReadRefuses(t *testing.T) {
 		{"short bind", ", ( (1, 0, 0, 0), (0, 1, 0, 0), (0, 0, 1, 0), (0, 0, 0.5, 1) )]\n        uniform matrix4d[] restTransforms", "]\n        uniform matrix4d[] restTransforms", "bindTransforms", "bindTransforms has 1 values, want 2"},
 		{"wrong type", "quatf[] rotations", "float4[] rotations", "float4[] rotations", "rotations are float4[]"},
 		{"missing samples", "float3[] translations.timeSamples = {", "float3[] translationz.timeSamples = {", `def SkelAnimation "bend"`, "needs rotations and translations"},
-		{"scaled joint", "half3[] scales = [(1, 1, 1), (1, 1, 1)]", "half3[] scales = [(1, 1, 1), (1, 2, 1)]", "half3[] scales", "scales a joint by 2"},
+		{"collapsed joint", "half3[] scales = [(1, 1, 1), (1, 1, 1)]", "half3[] scales = [(1, 1, 1), (1, 0, 1)]", "half3[] scales", "scales a joint by 0"},
 		{"face out of range", "int[] faceVertexIndices = [0, 2, 1", "int[] faceVertexIndices = [0, 2, 9", "faceVertexIndices", "vertex index 9 out of range (4 points)"},
 		{"open face list", "int[] faceVertexCounts = [3, 3, 3, 3]", "int[] faceVertexCounts = [3, 3, 3, 2]", "faceVertexCounts", "face 4 has 2 vertices"},
 		{"joint index", "int[] primvars:skel:jointIndices = [0, 1", "int[] primvars:skel:jointIndices = [5, 1", "jointIndices", "point 1: joint index 5 out of range (2 joints)"},

@@ -141,19 +141,34 @@ func readAnimation(a *prim, paths []string, s *rig.Skeleton, tcps float64) (rig.
 	if len(rot.samples) == 0 || len(rot.samples) != len(tr.samples) {
 		return c, failf(rot.line, "animation %q: %d rotation samples and %d translation samples", a.name, len(rot.samples), len(tr.samples))
 	}
-	if sc := a.props["scales"]; sc != nil {
-		if sc.samples != nil || sc.val == nil {
-			return c, failf(sc.line, "animation %q: scales vary (meshrig's rigs do not scale)", a.name)
+	// Scales: constant 1 (a rotation-only clip), else scale tracks
+	// (rig.Clip.Scale), constant or sampled with the rotations.
+	var scales []float64 // constant, n·3
+	sc := a.props["scales"]
+	if sc != nil && sc.samples == nil {
+		if sc.val == nil {
+			return c, failf(sc.line, "animation %q: scales have neither a value nor time samples", a.name)
 		}
 		v, err := numbers(sc, sc.val, 3, n)
 		if err != nil {
 			return c, err
 		}
+		if err := positive(sc, a.name, v); err != nil {
+			return c, err
+		}
 		for _, x := range v {
 			if x != 1 {
-				return c, failf(sc.line, "animation %q scales a joint by %v (meshrig's rigs do not scale)", a.name, x)
+				scales = v
+				break
 			}
 		}
+		sc = nil
+	}
+	if sc != nil {
+		if len(sc.samples) != len(rot.samples) {
+			return c, failf(sc.line, "animation %q: %d scale samples and %d rotation samples", a.name, len(sc.samples), len(rot.samples))
+		}
+		sortSamples(sc.samples)
 	}
 	sortSamples(rot.samples)
 	sortSamples(tr.samples)
@@ -172,6 +187,18 @@ func readAnimation(a *prim, paths []string, s *rig.Skeleton, tcps float64) (rig.
 		if _, err := numbers(tr, &tr.samples[f].val, 3, n); err != nil {
 			return c, err
 		}
+		if sc != nil {
+			if sc.samples[f].time != rot.samples[f].time {
+				return c, failf(sc.line, "animation %q: scales sampled at %v, rotations at %v", a.name, sc.samples[f].time, rot.samples[f].time)
+			}
+			v, err := numbers(sc, &sc.samples[f].val, 3, n)
+			if err != nil {
+				return c, err
+			}
+			if err := positive(sc, a.name, v); err != nil {
+				return c, err
+			}
+		}
 	}
 	c.Frames = len(rot.samples)
 	c.Rotation = make([]linalg.Quat, 0, c.Frames*n)
@@ -181,6 +208,18 @@ func readAnimation(a *prim, paths []string, s *rig.Skeleton, tcps float64) (rig.
 		for j := 0; j < n; j++ {
 			c.Rotation = append(c.Rotation, linalg.Quat{W: q[4*j], X: q[4*j+1], Y: q[4*j+2], Z: q[4*j+3]})
 			c.Translation = append(c.Translation, linalg.Vec3{t[3*j], t[3*j+1], t[3*j+2]})
+		}
+	}
+	if sc != nil || scales != nil {
+		c.Scale = make([]linalg.Vec3, 0, c.Frames*n)
+		for f := 0; f < c.Frames; f++ {
+			s := scales
+			if sc != nil {
+				s = sc.samples[f].val.nums
+			}
+			for j := 0; j < n; j++ {
+				c.Scale = append(c.Scale, linalg.Vec3{s[3*j], s[3*j+1], s[3*j+2]})
+			}
 		}
 	}
 	// quatf holds float32: normalize in float64 so FK gets a rotation.
@@ -194,4 +233,15 @@ func readAnimation(a *prim, paths []string, s *rig.Skeleton, tcps float64) (rig.
 
 func sortSamples(s []sample) {
 	sort.SliceStable(s, func(i, j int) bool { return s[i].time < s[j].time })
+}
+
+// positive refuses a scale that is not finite and positive: it would
+// collapse or mirror a bone.
+func positive(p *prop, anim string, v []float64) error {
+	for _, x := range v {
+		if !(x > 0) || math.IsInf(x, 0) {
+			return failf(p.line, "animation %q scales a joint by %v (scales must be finite and positive)", anim, x)
+		}
+	}
+	return nil
 }

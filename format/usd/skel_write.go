@@ -98,8 +98,9 @@ func clipIDs(r *rig.Rig) []string {
 
 // writeAnimations writes one SkelAnimation per clip under a Scope. Each
 // animates every joint: rotations (quatf, real part first) and
-// translations (float3) sampled at every frame, scales (half3) constant
-// 1. Frame f of a clip is at time code f·T/fps, T the stage's
+// translations (float3) sampled at every frame, scales (half3) sampled
+// too when the clip has scale tracks (rig.Clip.Scale; a half keeps about
+// three significant digits), else constant 1. Frame f of a clip is at time code f·T/fps, T the stage's
 // timeCodesPerSecond (the first clip's rate), so every clip starts at
 // time 0 and plays at its own rate; customData keeps the clip's name and
 // rate as the rig has them.
@@ -133,16 +134,26 @@ func writeAnimations(e *enc, r *rig.Rig, paths []string) {
 			t := c.Translation[f*n+j]
 			return tuple(b, t[0], t[1], t[2])
 		})
-		e.begin()
-		e.buf = append(e.buf, "half3[] scales = ["...)
-		for j := 0; j < n; j++ {
-			if j > 0 {
-				e.buf = append(e.buf, ", "...)
+		if c.HasScale() {
+			// Squash and stretch (--stretch): UsdSkel's scales are half3,
+			// so the text holds the values a half rounds them to, the
+			// same as the binary layer.
+			e.timeSamples("half3[] scales", c, tcps, func(b []byte, f, j int) []byte {
+				s := c.ScaleAt(f, j, n)
+				return tuple(b, halfTo(half(s[0])), halfTo(half(s[1])), halfTo(half(s[2])))
+			})
+		} else {
+			e.begin()
+			e.buf = append(e.buf, "half3[] scales = ["...)
+			for j := 0; j < n; j++ {
+				if j > 0 {
+					e.buf = append(e.buf, ", "...)
+				}
+				e.buf = append(e.buf, "(1, 1, 1)"...)
 			}
-			e.buf = append(e.buf, "(1, 1, 1)"...)
+			e.buf = append(e.buf, ']')
+			e.end()
 		}
-		e.buf = append(e.buf, ']')
-		e.end()
 		e.close()
 	}
 	e.close()

@@ -106,8 +106,9 @@ func threeVertices(t *testing.T, rest []float32, m *mesh.Mesh) [][]int {
 
 // TestThreePlays has three.js load and play what we write — the biped
 // (.usda), the tube with two clips at two rates (.usda), the surfaced tube
-// (.usdz: two parts, two materials, a texture) and CesiumMan with its
-// texture (.usdz), and the first three as binary .usdc: one skinned mesh
+// (.usdz: two parts, two materials, a texture), CesiumMan with its
+// texture (.usdz) and the tube squashing and stretching (scale tracks,
+// .usda), and the first three and the last as binary .usdc: one skinned mesh
 // with every joint as a bone, a material
 // per part, UVs and normals when we have them, a base colour map (with
 // the texture's bytes from a .usdz),
@@ -127,6 +128,8 @@ func TestThreePlays(t *testing.T) {
 		{"biped", ".usdc", func(*testing.T) *rig.Rig { return rigs["biped"] }},
 		{"tube", ".usdc", func(*testing.T) *rig.Rig { return rigs["tube"] }},
 		{"surfaced", ".usdc", func(t *testing.T) *rig.Rig { return surfaceRig(t) }},
+		{"squash", ".usda", squashTube},
+		{"squash", ".usdc", squashTube},
 		{"CesiumMan", ".usdz", func(t *testing.T) *rig.Rig {
 			in, err := format.ReadScene(shareddata.Path(t, filepath.Join("gltf", "CesiumMan.glb")), format.SceneOptions{})
 			if err != nil {
@@ -143,6 +146,18 @@ func TestThreePlays(t *testing.T) {
 				t.Fatal(err)
 			}
 			p := playThree(t, path, r)
+			if r.HasScale() {
+				// Scale tracks are half3 in the file: three.js plays the
+				// rounded ones, which the rig read back holds.
+				sc, err := format.ReadScene(path, format.SceneOptions{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if sc.Rig == nil || !sc.Rig.HasScale() {
+					t.Fatal("the file read back has no scale tracks") // TestScaleTracks: they are the rig's
+				}
+				r = sc.Rig
+			}
 			m := p.Meshes[0]
 			if !m.Skinned || m.Bones != r.Skeleton.Len() || m.Vertices != 3*len(r.Mesh.Tris) {
 				t.Fatalf("three.js sees %+v; want a skinned mesh of %d bones and %d triangle corners", m, r.Skeleton.Len(), 3*len(r.Mesh.Tris))

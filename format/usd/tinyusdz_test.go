@@ -119,13 +119,15 @@ func checkSeen(t *testing.T, s seen, r *rig.Rig) {
 }
 
 // TestTinyUSDZLoads writes every test rig, the tube with a surface
-// (two UV sets, normals, two materials on two GeomSubsets, a texture)
+// (two UV sets, normals, two materials on two GeomSubsets, a texture),
+// the tube with scale tracks
 // and a tetrahedron without animation, as .usda, .usdz and .usdc, and has
 // TinyUSDZ load them all.
 func TestTinyUSDZLoads(t *testing.T) {
 	dir := t.TempDir()
 	rigs := testRigs(t)
 	rigs["surfaced"] = surfaceRig(t)
+	rigs["squash"] = squashTube(t)
 	static := tinySurfaced(t)
 	static.Clips = nil
 	rigs["static"] = static
@@ -154,6 +156,7 @@ func TestUSDCSameLayer(t *testing.T) {
 	dir := t.TempDir()
 	rigs := testRigs(t)
 	rigs["surfaced"] = surfaceRig(t)
+	rigs["squash"] = squashTube(t) // half3 scales sampled
 	rigs["tiny"] = tinyRig(t)
 	var files []string
 	for name, r := range rigs {

@@ -41,9 +41,6 @@ func writeLayer(w io.Writer, r *rig.Rig, asset func(k int) string) error {
 	if err := r.Validate(); err != nil {
 		return fmt.Errorf("usd: invalid rig: %w", err)
 	}
-	if err := r.RotationOnly(); err != nil {
-		return fmt.Errorf("usd: %w", err)
-	}
 	e := newEnc(w)
 	writeHeader(e, r)
 	paths := jointPaths(&r.Skeleton)
