@@ -31,6 +31,11 @@ func FuzzRead(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(surf.Bytes())
+	var squash bytes.Buffer // sampled half3 scales
+	if err := Write(&squash, squashTube(f), format.WriteOptions{}); err != nil {
+		f.Fatal(err)
+	}
+	f.Add(squash.Bytes())
 	f.Fuzz(func(t *testing.T, data []byte) {
 		got, err := Read(bytes.NewReader(data))
 		if err != nil {

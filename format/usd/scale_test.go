@@ -16,7 +16,7 @@ import (
 
 // squashTube is testrig's tube whose middle joint also scales, per frame
 // and non-uniformly (a clip of meshrig rig --stretch).
-func squashTube(t *testing.T) *rig.Rig {
+func squashTube(t testing.TB) *rig.Rig {
 	r := testrig.Tube(t, 24, linalg.Vec3{0.3, -0.2, 0.1})
 	c := &r.Clips[0]
 	nj := r.Skeleton.Len()
@@ -93,6 +93,24 @@ func TestConstantScales(t *testing.T) {
 		for f := 0; f < c.Frames; f++ {
 			if s := c.ScaleAt(f, 1, got.Skeleton.Len()); s != tc.want {
 				t.Fatalf("%s, frame %d: joint 1 scales by %v, want %v", tc.scales, f, s, tc.want)
+			}
+		}
+	}
+}
+
+// TestScaleOutsideHalf: scales beyond a half's range are written at its
+// limits, so the layer reads back with finite, positive scales.
+func TestScaleOutsideHalf(t *testing.T) {
+	r := squashTube(t)
+	c := &r.Clips[0]
+	nj := r.Skeleton.Len()
+	c.Scale[nj+1] = linalg.Vec3{1e-9, 1e9, 1}
+	for _, codec := range codecs {
+		got := writeReadAs(t, r, codec)
+		s, want := got.Clips[0].ScaleAt(1, 1, nj), linalg.Vec3{0x1p-14, 65504, 1}
+		for i := range 3 {
+			if math.Abs(s[i]-want[i]) > 1e-7*want[i] { // the text holds float32's digits
+				t.Errorf("%s: scale (1e-9, 1e9, 1) read back as %v, want %v", codec.name, s, want)
 			}
 		}
 	}

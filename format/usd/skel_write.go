@@ -140,7 +140,7 @@ func writeAnimations(e *enc, r *rig.Rig, paths []string) {
 			// same as the binary layer.
 			e.timeSamples("half3[] scales", c, tcps, func(b []byte, f, j int) []byte {
 				s := c.ScaleAt(f, j, n)
-				return tuple(b, halfTo(half(s[0])), halfTo(half(s[1])), halfTo(half(s[2])))
+				return tuple(b, halfScale(s[0]), halfScale(s[1]), halfScale(s[2]))
 			})
 		} else {
 			e.begin()
@@ -192,4 +192,11 @@ func tuple(b []byte, v ...float64) []byte {
 		b = f32(b, x)
 	}
 	return append(b, ')')
+}
+
+// halfScale is scale x as a half holds it, kept within a half's normal
+// range [2⁻¹⁴, 65504] so a valid scale stays finite and positive (a rig
+// may hold any; --stretch keeps them within [0.01, 100]).
+func halfScale(x float64) float64 {
+	return halfTo(half(min(max(x, 0x1p-14), 65504)))
 }

@@ -128,8 +128,8 @@ func TestThreePlays(t *testing.T) {
 		{"biped", ".usdc", func(*testing.T) *rig.Rig { return rigs["biped"] }},
 		{"tube", ".usdc", func(*testing.T) *rig.Rig { return rigs["tube"] }},
 		{"surfaced", ".usdc", func(t *testing.T) *rig.Rig { return surfaceRig(t) }},
-		{"squash", ".usda", squashTube},
-		{"squash", ".usdc", squashTube},
+		{"squash", ".usda", func(t *testing.T) *rig.Rig { return squashTube(t) }},
+		{"squash", ".usdc", func(t *testing.T) *rig.Rig { return squashTube(t) }},
 		{"CesiumMan", ".usdz", func(t *testing.T) *rig.Rig {
 			in, err := format.ReadScene(shareddata.Path(t, filepath.Join("gltf", "CesiumMan.glb")), format.SceneOptions{})
 			if err != nil {
