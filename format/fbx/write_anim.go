@@ -1,6 +1,8 @@
 package fbx
 
 import (
+	"math"
+
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/rig"
 )
@@ -50,7 +52,13 @@ func (b *builder) animation(r *rig.Rig, models []int64) []*Node {
 				sc := make([]linalg.Vec3, c.Frames)
 				scaled := false
 				for f := range sc {
-					sc[f] = c.ScaleAt(f, j, nj)
+					// Within float32's normal range, so a valid scale stays
+					// positive and finite in the file's keys.
+					s := c.ScaleAt(f, j, nj)
+					for k := range s {
+						s[k] = min(max(s[k], 0x1p-126), math.MaxFloat32)
+					}
+					sc[f] = s
 					scaled = scaled || sc[f] != linalg.Vec3{1, 1, 1}
 				}
 				if scaled {

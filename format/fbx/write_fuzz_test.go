@@ -17,7 +17,7 @@ import (
 // five joints under one root, a fan of triangles over up to eight
 // vertices, one to four influences per vertex, one or two clips of up to
 // five frames with any rotations and, for some joints, translations off
-// their rest offsets. nil when the bytes make no valid rig.
+// their rest offsets and scales of 0.5 to 2. nil when the bytes make no valid rig.
 func fuzzRig(data []byte) *rig.Rig {
 	k := 0
 	next := func() byte {
@@ -88,6 +88,15 @@ func fuzzRig(data []byte) *rig.Rig {
 				if j == 0 || next() > 220 {
 					cl.Translation[f*nj+j] = vec()
 				}
+				if b := next(); b > 200 { // a scale track (--stretch), 0.5 to 2 per axis
+					if cl.Scale == nil {
+						cl.Scale = make([]linalg.Vec3, frames*nj)
+						for k := range cl.Scale {
+							cl.Scale[k] = linalg.Vec3{1, 1, 1}
+						}
+					}
+					cl.Scale[f*nj+j] = linalg.Vec3{0.5 + float64(b-200)/37, 0.5 + float64(next()%128)/85, 0.5 + float64(next()%128)/85}
+				}
 			}
 		}
 		r.Clips = append(r.Clips, cl)
@@ -104,6 +113,7 @@ func fuzzRig(data []byte) *rig.Rig {
 func FuzzWriteRoundTrip(f *testing.F) {
 	f.Add([]byte{2, 0, 0, 16, 0, 0, 0, 0, 16, 0, 5, 1, 7, 3, 2})
 	f.Add([]byte{4, 0, 201, 1, 1, 250, 3, 9, 2, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 1, 3, 4, 1, 230})
+	f.Add(scaledSeed)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		r := fuzzRig(data)
 		if r == nil {
@@ -122,6 +132,9 @@ func FuzzWriteRoundTrip(f *testing.F) {
 			t.Fatalf("read back a different rig")
 		}
 		scale := 1.0
+		if r.HasScale() { // up to 2 per joint down a chain of up to five
+			scale = 32
+		}
 		for _, v := range r.Mesh.Verts {
 			scale = math.Max(scale, v.Norm())
 		}
@@ -154,11 +167,19 @@ func TestFuzzRigSeeds(t *testing.T) {
 	for k, seed := range [][]byte{
 		{2, 0, 0, 16, 0, 0, 0, 0, 16, 0, 5, 1, 7, 3, 2},
 		{4, 0, 201, 1, 1, 250, 3, 9, 2, 8, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 1, 3, 4, 1, 230},
+		scaledSeed,
 	} {
 		if r := fuzzRig(seed); r == nil {
 			t.Errorf("seed %d makes no rig", k)
+		} else if r.HasScale() != (k == 2) {
+			t.Errorf("seed %d: scale tracks %v", k, r.HasScale())
 		} else {
 			t.Logf("seed %d: %d joints, %d vertices, %d polygons, %d clips", k, r.Skeleton.Len(), len(r.Mesh.Verts), r.Mesh.NumPolys(), len(r.Clips))
 		}
 	}
 }
+
+// scaledSeed makes a rig of three joints whose clip scales some of them.
+var scaledSeed = []byte{0xf2, 0xd5, 0x65, 0x2f, 0x95, 0xa7, 0xc7, 0xaf, 0x92, 0x24, 0x60, 0xd9, 0xe7, 0x93, 0xd0, 0x6c,
+	0x8d, 0xeb, 0x9, 0xdb, 0xa8, 0x1d, 0xb7, 0x8e, 0xa6, 0xaf, 0xf8, 0x56, 0xe, 0x7b, 0x23, 0x5f, 0xdd, 0x5f, 0xdf, 0x4a,
+	0xf1, 0x31, 0xa6, 0x48, 0xf5, 0x11, 0x9a, 0x7c, 0xa4, 0x79, 0xad, 0x5c, 0xa9, 0x3, 0x28, 0x5c, 0xe1, 0xab, 0xe4}
