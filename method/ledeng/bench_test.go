@@ -127,3 +127,14 @@ func loadShared(b *testing.B, rel string) *seq.Sequence {
 	}
 	return in.Sequence
 }
+
+// BenchmarkRigCowBonesFast is BenchmarkRigCowBones with Options.Fast: the
+// skeleton found on the cow paired three times (383 vertices).
+func BenchmarkRigCowBonesFast(b *testing.B) {
+	s := loadShared(b, "sequences/cow")
+	for b.Loop() {
+		if _, err := Rig(context.Background(), s, Options{Bones: 11, Fast: true}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -71,6 +71,16 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 	// motion is the spread over all of them, closely enough, at a fraction
 	// of the cost on long sequences.
 	lap := q.rigidness()
+	if opt.Fast && !opt.Free {
+		if c, of, levels := q.coarseFor(initialTarget(opt)); levels > 0 {
+			opt.Notes.Add(fmt.Sprintf("ledeng: fast: the skeleton found on %d vertices (%d pairings of the %d)", c.N, levels, q.N))
+			h, err := p.fastFit(ctx, opt, c, of, lap)
+			if err != nil {
+				return nil, err
+			}
+			return p.finish(h, s, us, full, w)
+		}
+	}
 	joints, err := q.findBones(ctx, opt, lap)
 	if err != nil {
 		return nil, err
@@ -118,8 +128,14 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 		ws := &weightSolver{p: p, k: opt.MaxInfluences, omega: opt.Smoothness, lap: lap, keep: opt.Bones > 0}
 		ws.update(sweeps)
 	}
+	return p.finish(h, s, us, full, w)
+}
+
+// finish fits every frame's rotations under h, the weights and joints
+// being final, on p and then on the input's every vertex, seam copies
+// included, and returns the rig in the input's units.
+func (p *problem) finish(h skinning.Hierarchy, s *seq.Sequence, us method.UnitSphere, full *skinning.Model, w *weld.Result) (*rig.Rig, error) {
 	p.FitRotations(h, finalSweeps)
-	// The input's every vertex, seam copies included, in the last fit.
 	if full := skinning.Spread(p.Model, full, w); full != p.Model {
 		full.FitRotations(h, finalSweeps)
 		p = &problem{full}
@@ -127,6 +143,41 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 	r := p.SkeletalRig(h, s)
 	us.RigFrom(r, s.Rest)
 	return r, r.Validate()
+}
+
+// fastFit is Options.Fast's search (coarse.go): §4–§6 and the exact
+// skeletal fit on the coarse problem c (of maps p's vertices to c's),
+// then the bones and weights carried to p, every frame's transforms
+// fitted under soft joints and made skeletal, and one round of
+// rotations, joints and weights on p. It returns the hierarchy.
+func (p *problem) fastFit(ctx context.Context, opt Options, c *problem, of []int32, lap []float64) (skinning.Hierarchy, error) {
+	clap := c.rigidness()
+	joints, err := c.findBones(ctx, opt, clap)
+	if err != nil {
+		return skinning.Hierarchy{}, err
+	}
+	if opt.Bones > 0 && c.B < opt.Bones {
+		opt.Notes.Add(fmt.Sprintf("ledeng: %d bones, not the %d asked for: the clustering finds no more independently moving parts in the motion", c.B, opt.Bones))
+	}
+	h := c.Root(joints)
+	c.Constrain(h)
+	cs := &weightSolver{p: c, k: opt.MaxInfluences, omega: opt.Smoothness, lap: clap, keep: opt.Bones > 0}
+	err = c.FitSkeletonUntil(ctx, &h, finalIterations, skinning.FitSweeps, finalTol, 1, func() { cs.update(1) },
+		func(done, total int) { opt.Progress.Report("skeletal fit", done, total) })
+	if err != nil {
+		return h, err
+	}
+	c.expandTo(p, of)
+	p.M = p.FitWeighted()
+	for it := 0; it < 2; it++ {
+		p.UpdateTransforms(math.Pow(1.5, float64(opt.Iterations)), joints)
+	}
+	p.Constrain(h)
+	p.FitRotations(h, finalSweeps)
+	p.FitJoints(&h)
+	ws := &weightSolver{p: p, k: opt.MaxInfluences, omega: opt.Smoothness, lap: lap, keep: opt.Bones > 0}
+	ws.update(smoothingSweeps(p.N))
+	return h, nil
 }
 
 // carryTo moves the bones and weights found on q (a subset of p's frames)
@@ -155,10 +206,7 @@ func smoothingSweeps(n int) int {
 // weights and transforms set and returns the skeleton's joints (nil with
 // opt.Free).
 func (p *problem) findBones(ctx context.Context, opt Options, lap []float64) ([]skinning.Joint, error) {
-	target := opt.InitBones
-	if opt.Bones > 0 {
-		target = max(target, int(math.Ceil(1.25*float64(opt.Bones))))
-	}
+	target := initialTarget(opt)
 	for {
 		joints, a, err := p.findBonesFrom(ctx, opt, lap, target)
 		if err != nil {
@@ -186,6 +234,15 @@ func (p *problem) findBones(ctx context.Context, opt Options, lap []float64) ([]
 		opt.Notes.Add(fmt.Sprintf("ledeng: kept %d of %d initial bones; starting again from %d clusters", p.B, a.initial, 2*target))
 		target *= 2
 	}
+}
+
+// initialTarget is the initialization's cluster count: InitBones, or
+// 1.25·Bones when that is more.
+func initialTarget(opt Options) int {
+	if opt.Bones > 0 {
+		return max(opt.InitBones, int(math.Ceil(1.25*float64(opt.Bones))))
+	}
+	return opt.InitBones
 }
 
 // maxInitGrowth bounds how far findBones raises the initial cluster count.

@@ -17,6 +17,8 @@ type Options struct {
 	Bones int
 	// InitBones is ledeng's over-estimated initial cluster count (32).
 	InitBones int
+	// Fast is ledeng's search on a coarsened mesh (ledeng.Options.Fast).
+	Fast bool
 	// Iterations: ledeng's rigging iterations (20); Refit's rounds (20).
 	Iterations int
 	// MaxInfluences per vertex, 1 to 4 (4).
