@@ -5,13 +5,15 @@ import (
 
 	"github.com/meshrig/meshrig/method"
 	"github.com/meshrig/meshrig/method/refit"
+	"github.com/meshrig/meshrig/method/registry"
 	"github.com/meshrig/meshrig/rig"
 	"github.com/meshrig/meshrig/seq"
 )
 
 // Refit returns the project's re-solve (package method/refit) as a
-// Solver: for an animation rig, refit.Animation fits weights and joint
-// motion to the input with the skeleton fixed; for a static rig,
+// Solver: for an animation rig, registry.RefitAnimation fits weights and
+// joint motion to the input with the skeleton fixed (and scale tracks
+// again when the rig has them); for a static rig,
 // refit.Static binds the skin again with the weight scheme named weights
 // ("" is bone heat). o's Progress is replaced by the server's.
 func Refit(weights string, o refit.Options) Solver {
@@ -25,7 +27,8 @@ func Refit(weights string, o refit.Options) Solver {
 			}
 			return out, err
 		}
-		out, _, err := refit.Animation(ctx, r, in, o)
+		out, _, err := registry.RefitAnimation(ctx, r, in, registry.Options{MaxInfluences: o.MaxInfluences, Iterations: o.Iterations,
+			Solve: o.Solve, RefineJoints: o.RefineJoints, Progress: o.Progress, Notes: o.Notes})
 		return out, err
 	}
 }
