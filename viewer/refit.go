@@ -27,8 +27,7 @@ func Refit(weights string, o refit.Options) Solver {
 			}
 			return out, err
 		}
-		out, _, err := registry.RefitAnimation(ctx, r, in, registry.Options{MaxInfluences: o.MaxInfluences, Iterations: o.Iterations,
-			Solve: o.Solve, RefineJoints: o.RefineJoints, Progress: o.Progress, Notes: o.Notes})
+		out, _, err := registry.RefitAnimation(ctx, r, in, o)
 		return out, err
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/method/refit"
+	"github.com/meshrig/meshrig/method/registry"
 	"github.com/meshrig/meshrig/rig"
 	"github.com/meshrig/meshrig/seq"
 )
@@ -164,7 +165,7 @@ func rigGiven(ctx context.Context, g *globals, o *rigOptions, plan *safefile.Pla
 	}
 	progress, finish := g.progress("refitting")
 	ro.Progress = progress
-	out, rep, err := refit.Animation(ctx, start, s, ro)
+	out, rep, err := registry.RefitAnimation(ctx, start, s, ro)
 	finish(err)
 	if err != nil {
 		return nil, "", fmt.Errorf("%s: %w", from, err)

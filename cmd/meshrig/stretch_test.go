@@ -90,6 +90,25 @@ func TestStretchSquashingTube(t *testing.T) {
 	if !dsc.Rig.HasScale() {
 		t.Error("the --stretch rig read back from COLLADA has no scale tracks")
 	}
+	// Refitted (rig --rig, meshrig refit), the rig keeps them and fits no
+	// worse.
+	for _, args := range [][]string{{"rig", in, "--rig", out}, {"refit", out, in}} {
+		path := filepath.Join(t.TempDir(), "refit.glb")
+		if text, err := run(t, append(args, "-o", path)...); err != nil {
+			t.Fatalf("%v\n%s", err, text)
+		}
+		sc, err := format.ReadScene(path, format.SceneOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := metric.Compare(want.Sequence, sc.Rig)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sc.Rig.HasScale() || rep.RMSEPercent > stretch+1e-3 {
+			t.Errorf("%s: scale tracks %v, RMSE%% %.5f (the --stretch rig %.5f)", args[0], sc.Rig.HasScale(), rep.RMSEPercent, stretch)
+		}
+	}
 	// FBX (Lcl Scaling curves) and USD (half3 scales) keep them too.
 	for _, ext := range []string{".fbx", ".usda"} {
 		path := filepath.Join(t.TempDir(), "x"+ext)

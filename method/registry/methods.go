@@ -33,7 +33,7 @@ var animation = []*Entry{
 				Free: o.Free, Seed: o.Seed, Progress: o.Progress, Notes: o.Notes,
 			})
 		},
-		Refit: RefitAnimation,
+		Refit: refitAnimation,
 	},
 	{
 		Name: schaefer.Name, Aliases: []string{"schaefer", "schaefer-yuksel-2007"},
@@ -49,7 +49,7 @@ var animation = []*Entry{
 				MaxInfluences: o.MaxInfluences, Free: o.Free, Progress: o.Progress, Notes: o.Notes,
 			})
 		},
-		Refit: RefitAnimation,
+		Refit: refitAnimation,
 	},
 	{
 		Name: aguiar.Name, Aliases: []string{"aguiar", "de-aguiar-2008"},
@@ -62,7 +62,7 @@ var animation = []*Entry{
 				MaxBones: o.Bones, MaxInfluences: o.MaxInfluences, Seed: o.Seed, Progress: o.Progress, Notes: o.Notes,
 			})
 		},
-		Refit: RefitAnimation,
+		Refit: refitAnimation,
 	},
 }
 
@@ -95,12 +95,18 @@ var statics = []*Entry{
 	},
 }
 
-// RefitAnimation is every animation entry's Refit: refit.Animation, and
-// for a rig whose joints scale (rig --stretch) the scale tracks fitted
-// again around its result (stretch.Fit), never worse than the rig as
-// given when that was its starting point.
-func RefitAnimation(ctx context.Context, r *rig.Rig, s *seq.Sequence, o Options) (*rig.Rig, refit.Report, error) {
-	out, rep, err := refit.Animation(ctx, r, s, o.refitOptions())
+// refitAnimation is every animation entry's Refit.
+func refitAnimation(ctx context.Context, r *rig.Rig, s *seq.Sequence, o Options) (*rig.Rig, refit.Report, error) {
+	return RefitAnimation(ctx, r, s, o.refitOptions())
+}
+
+// RefitAnimation is refit.Animation, and for a rig whose joints scale
+// (rig --stretch) the scale tracks fitted again around its result
+// (stretch.Fit), never worse than the rig as given when that was its
+// starting point. Every command and the viewer's re-solve refit through
+// it.
+func RefitAnimation(ctx context.Context, r *rig.Rig, s *seq.Sequence, o refit.Options) (*rig.Rig, refit.Report, error) {
+	out, rep, err := refit.Animation(ctx, r, s, o)
 	if err != nil || !r.HasScale() || o.Solve == refit.Weights {
 		return out, rep, err
 	}
