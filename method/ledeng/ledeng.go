@@ -41,6 +41,13 @@ const finalSweeps = 30
 // opt.MaxInfluences weights per vertex, and rigid bones (unless opt.Free,
 // which returns the free form of rig.NewFree).
 func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
+	// The coarse search costs about an eighth: with the automatic count
+	// it starts from twice the default clusters (the paper's
+	// initialization over-estimates). From 32 it found too few bones
+	// (a generated 103k-vertex biped: 12 for 17 joints; from 64, 22 at
+	// RMSE% 0.056), and from 64 the shared sequences' errors are lower
+	// (lion-poses 0.406 → 0.290, horse-gallop 0.184 → 0.169).
+	fastInit := opt.Fast && !opt.Free && opt.InitBones <= 0 && opt.Bones <= 0
 	opt = opt.withDefaults()
 	if err := s.Validate(); err != nil {
 		return nil, err
@@ -72,9 +79,13 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 	// of the cost on long sequences.
 	lap := q.rigidness()
 	if opt.Fast && !opt.Free {
-		if c, of, levels := q.coarseFor(initialTarget(opt)); levels > 0 {
+		fo := opt
+		if fastInit {
+			fo.InitBones *= 2
+		}
+		if c, of, levels := q.coarseFor(initialTarget(fo)); levels > 0 {
 			opt.Notes.Add(fmt.Sprintf("ledeng: fast: the skeleton found on %d vertices (%d pairings of the %d)", c.N, levels, q.N))
-			h, err := p.fastFit(ctx, opt, c, of, lap)
+			h, err := p.fastFit(ctx, fo, c, of, lap)
 			if err != nil {
 				return nil, err
 			}

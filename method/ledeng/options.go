@@ -72,8 +72,10 @@ type Options struct {
 	// Fast finds the skeleton on the mesh coarsened up to three times
 	// (each pairing a vertex with its nearest neighbour; a level is made
 	// only while every initial cluster keeps 20 coarse vertices), then
-	// fits the rig on every vertex and frame once: 2–3 times faster, at
-	// some accuracy (coarse.go; README). Ignored with Free.
+	// fits the rig on every vertex and frame once: 2–4 times faster, at
+	// some accuracy with Bones (coarse.go; README). With the automatic
+	// count and no InitBones it starts from twice the default clusters.
+	// Ignored with Free.
 	Fast bool
 	// Seed makes any randomized choice repeatable. Default 1.
 	Seed uint64
