@@ -3,6 +3,7 @@ package usd
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -220,6 +221,9 @@ func readAnimation(a *prim, paths []string, s *rig.Skeleton, tcps float64) (rig.
 			for j := 0; j < n; j++ {
 				c.Scale = append(c.Scale, linalg.Vec3{s[3*j], s[3*j+1], s[3*j+2]})
 			}
+		}
+		if !slices.ContainsFunc(c.Scale, func(v linalg.Vec3) bool { return v != linalg.Vec3{1, 1, 1} }) {
+			c.Scale = nil // sampled, but 1 throughout: a rotation-only clip
 		}
 	}
 	// quatf holds float32: normalize in float64 so FK gets a rotation.

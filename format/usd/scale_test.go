@@ -115,3 +115,17 @@ func TestScaleOutsideHalf(t *testing.T) {
 		}
 	}
 }
+
+// TestSampledOnes: scales sampled but 1 throughout read back as a
+// rotation-only clip.
+func TestSampledOnes(t *testing.T) {
+	r := squashTube(t)
+	for k := range r.Clips[0].Scale {
+		r.Clips[0].Scale[k] = linalg.Vec3{1, 1, 1}
+	}
+	for _, codec := range codecs {
+		if got := writeReadAs(t, r, codec); got.HasScale() {
+			t.Errorf("%s: scales of 1 read back as scale tracks", codec.name)
+		}
+	}
+}
