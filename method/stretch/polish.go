@@ -3,10 +3,6 @@ package stretch
 import (
 	"math"
 
-	"gonum.org/v1/gonum/blas"
-	"gonum.org/v1/gonum/blas/blas64"
-	"gonum.org/v1/gonum/lapack/lapack64"
-
 	"github.com/meshrig/meshrig/linalg"
 )
 
@@ -27,7 +23,7 @@ func (fr *fitter) polish(st frameState, sc *scratch, iters int) {
 	np := 6*nj + 3
 	best := fr.sse(st, sc)
 	lambda := 1e-3
-	h := blas64.Symmetric{N: np, Stride: np, Uplo: blas.Lower, Data: make([]float64, np*np)}
+	fac := newBlockFactor(fr.pattern)
 	g, d := make([]float64, np), make([]float64, np)
 	at := func(x int) float64 { return d[x] }
 	mo := newMoments(sk)
@@ -42,21 +38,15 @@ func (fr *fitter) polish(st frameState, sc *scratch, iters int) {
 		// One LM solve per accepted or rejected damping: the Jacobian is
 		// reused while λ grows.
 		for try := 0; try < 6; try++ {
-			// hd is the lower triangle, row-major: LAPACK's lower
-			// symmetric storage. A factor that fails (not positive
-			// definite) or a step that fits worse raises the damping; no
-			// condition estimate, which cost as much as the factor.
-			copy(h.Data, hd)
-			for x := 0; x < np; x++ {
-				h.Data[x*np+x] += lambda*hd[x*np+x] + 1e-12
-			}
-			t, ok := lapack64.Potrf(h)
-			if !ok {
+			// Factored along the tree (blocks.go). A factor that fails
+			// (not positive definite) or a step that fits worse raises
+			// the damping.
+			if !fac.factor(hd, lambda) {
 				lambda *= 10
 				continue
 			}
 			copy(d, g)
-			lapack64.Potrs(t, blas64.General{Rows: np, Cols: 1, Stride: 1, Data: d})
+			fac.solve(d)
 			copy(oldRot, st.rot)
 			copy(oldScale, st.scale)
 			oldT := st.trans[0]

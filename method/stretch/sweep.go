@@ -14,6 +14,7 @@ type fitter struct {
 	uniform bool
 	below   [][]int // below[j]: j's descendants, in index order
 	sums    *skinSums
+	pattern *blockPattern // polish's factor (blocks.go)
 }
 
 func newFitter(r *rig.Rig, uniform bool) *fitter {
@@ -25,6 +26,11 @@ func newFitter(r *rig.Rig, uniform bool) *fitter {
 		}
 	}
 	fr.sums = newSkinSums(r)
+	parent := make([]int, nj)
+	for k, jt := range r.Skeleton.Joints {
+		parent[k] = int(jt.Parent)
+	}
+	fr.pattern = newBlockPattern(nj, parent, fr.sums.pairs)
 	return fr
 }
 
