@@ -95,7 +95,11 @@ func describeMesh(w io.Writer, m *mesh.Mesh) {
 
 func describeRig(w io.Writer, r *rig.Rig) {
 	if r != nil {
-		fmt.Fprintf(w, "rig         %s, %s, skeletal: %v\n", count(r.Skeleton.Len(), "joint"), count(len(r.Clips), "clip"), r.Skeletal())
+		scaled := ""
+		if r.HasScale() {
+			scaled = ", with scale tracks (squash and stretch)"
+		}
+		fmt.Fprintf(w, "rig         %s, %s, skeletal: %v%s\n", count(r.Skeleton.Len(), "joint"), count(len(r.Clips), "clip"), r.Skeletal(), scaled)
 	}
 }
 

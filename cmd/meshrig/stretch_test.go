@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/meshrig/meshrig/format"
@@ -66,6 +67,9 @@ func TestStretchSquashingTube(t *testing.T) {
 	}
 	if !sc.Rig.HasScale() {
 		t.Error("the --stretch rig read back has no scale tracks")
+	}
+	if text, err := run(t, "info", out); err != nil || !strings.Contains(text, "with scale tracks") {
+		t.Errorf("info on the --stretch rig does not say it scales: %v\n%s", err, text)
 	}
 	want, err := format.ReadScene(in, format.SceneOptions{})
 	if err != nil {
