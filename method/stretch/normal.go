@@ -8,8 +8,8 @@ import (
 )
 
 // The normal equations of polish's Levenberg–Marquardt step, JᵀJ and
-// Jᵀr, from per-joint moments of the vertices rather than per-vertex
-// Jacobian columns.
+// Jᵀr, from per-joint moments rather than per-vertex Jacobian columns
+// (the moments in turn from the skin's pair sums).
 //
 // Every column of joint j at vertex i is linear in
 // U_j = Σ_k w_k G_j⁻¹ p_k, summed over the influences k of the vertex
