@@ -120,7 +120,7 @@ func (o *rigOptions) addFlags(f *pflag.FlagSet) {
 	f.IntVar(&o.bones, "bones", 0, fmt.Sprintf("this many bones, 1 to %d (ledeng: fewer only when the motion has fewer moving parts; spectral: at most; default: as many as the motion needs)", maxBones))
 	o.bonesGiven = func() bool { return f.Changed("bones") }
 	f.IntVar(&o.initBones, "init-bones", 0, fmt.Sprintf("over-estimated bone count of the initialization, 2 to %d (default 32, or 1.25×--bones; the automatic count starts again from twice as many, up to 4×, when its error level stops the pruning with 3/4 of them kept)", maxBones))
-	f.BoolVar(&o.fast, "fast", false, "ledeng: find the skeleton on the mesh coarsened up to 3 times (the automatic count from 64 clusters), then fit every vertex: 2–4× faster; a higher error at a given --bones")
+	f.BoolVar(&o.fast, "fast", false, "ledeng: find the skeleton on the mesh coarsened up to 3 times (the automatic count from 64 clusters), then fit every vertex: up to 4× faster; a higher error at a given --bones")
 	f.IntVar(&o.iterations, "iterations", 20, "rigging iterations, 1 to 1000")
 	f.IntVar(&o.maxInf, "max-influences", 4, "most joints per vertex (1–4)")
 	f.Uint64Var(&o.seed, "seed", 1, "seed for any randomized step")

@@ -72,10 +72,12 @@ type Options struct {
 	// Fast finds the skeleton on the mesh coarsened up to three times
 	// (each pairing a vertex with its nearest neighbour; a level is made
 	// only while every initial cluster keeps 20 coarse vertices), then
-	// fits the rig on every vertex and frame once: 2–4 times faster, at
-	// some accuracy with Bones (coarse.go; README). With the automatic
-	// count and no InitBones it starts from twice the default clusters.
-	// Ignored with Free.
+	// fits the rig on every vertex and frame once: up to 4 times faster
+	// (the cow at 11 bones 1.7×, a 103k-vertex biped 3.7×; a mesh too
+	// small to coarsen is searched as without Fast), at some accuracy
+	// with Bones (coarse.go; README). With the automatic count and no
+	// InitBones, a mesh it coarsens is searched from twice the default
+	// clusters. Ignored with Free.
 	Fast bool
 	// Seed makes any randomized choice repeatable. Default 1.
 	Seed uint64

@@ -3,6 +3,7 @@ package registry
 import (
 	"context"
 
+	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/method/aguiar"
 	"github.com/meshrig/meshrig/method/contraction"
@@ -115,8 +116,14 @@ func RefitAnimation(ctx context.Context, r *rig.Rig, s *seq.Sequence, o refit.Op
 	// it, as rig --stretch does (the weights kept with Solve Motion).
 	// Without this an unedited cow at 11 bones came back at RMSE% 1.40
 	// from 0.83.
-	so := stretch.Options{MaxInfluences: o.MaxInfluences, Progress: o.Progress}
-	if o.Solve == refit.Motion {
+	// The weights stay refit's when they must: with Solve Motion, and
+	// with a Mask (its vertices keep theirs). MaxInfluences out of range
+	// is refit's default, 4.
+	so := stretch.Options{Progress: o.Progress}
+	if o.MaxInfluences >= 1 && o.MaxInfluences <= rig.MaxInfluences {
+		so.MaxInfluences = o.MaxInfluences
+	}
+	if o.Solve == refit.Motion || o.Mask != nil {
 		so.WeightRounds = -1
 	}
 	if out, err = stretch.Fit(ctx, out, s, so); err != nil {
@@ -130,8 +137,7 @@ func RefitAnimation(ctx context.Context, r *rig.Rig, s *seq.Sequence, o refit.Op
 	if rep.WeightsFrom == "skin" && rep.MotionFrom == "clips" && rep.StartRMSEPercent < rep.RMSEPercent {
 		// The rig as given fits better: refit returns nothing worse.
 		rep.RMSEPercent = rep.StartRMSEPercent
-		kept := *r
-		return &kept, rep, nil
+		return copyRig(r), rep, nil
 	}
 	return out, rep, nil
 }
@@ -139,4 +145,23 @@ func RefitAnimation(ctx context.Context, r *rig.Rig, s *seq.Sequence, o refit.Op
 func refitStatic(ctx context.Context, r *rig.Rig, _ *seq.Sequence, o Options) (*rig.Rig, refit.Report, error) {
 	out, err := refit.Static(ctx, r, o.Weights, o.refitOptions())
 	return out, refit.Report{}, err
+}
+
+// copyRig returns r with its own skeleton, skin and clips (the mesh is
+// shared: nothing edits one in place), so a caller may change the result
+// as refit.Animation's.
+func copyRig(r *rig.Rig) *rig.Rig {
+	c := *r
+	c.Skeleton.Joints = append([]rig.Joint(nil), r.Skeleton.Joints...)
+	c.Skin = append(rig.Skin(nil), r.Skin...)
+	c.Clips = make([]rig.Clip, len(r.Clips))
+	for k, cl := range r.Clips {
+		cl.Rotation = append([]linalg.Quat(nil), cl.Rotation...)
+		cl.Translation = append([]linalg.Vec3(nil), cl.Translation...)
+		if cl.Scale != nil {
+			cl.Scale = append([]linalg.Vec3(nil), cl.Scale...)
+		}
+		c.Clips[k] = cl
+	}
+	return &c
 }

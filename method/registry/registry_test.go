@@ -296,4 +296,22 @@ func TestRefitKeepsScaleTracks(t *testing.T) {
 			t.Errorf("%v: RMSE%% %.6f after, %.6f at the start, %.6f reported", solve, after.RMSEPercent, rep.StartRMSEPercent, rep.RMSEPercent)
 		}
 	}
+	// A mask keeps its vertices' weights bit for bit through the scale
+	// tracks' fit too.
+	mask := make([]float64, len(r.Skin))
+	for i := range mask {
+		mask[i] = float64(i % 2)
+	}
+	out, _, err := RefitAnimation(context.Background(), r, s, refit.Options{Mask: mask})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range mask {
+		if m == 0 && out.Skin[i] != r.Skin[i] {
+			t.Fatalf("masked vertex %d: weights %+v, the rig's %+v", i, out.Skin[i], r.Skin[i])
+		}
+	}
+	if !out.HasScale() {
+		t.Error("masked refit lost the scale tracks")
+	}
 }

@@ -110,7 +110,7 @@ type targets struct {
 	ysum linalg.Vec3
 }
 
-// setTargets fills t for the frame y of r's mesh.
+// set fills t for the frame y of r's mesh.
 func (t *targets) set(r *rig.Rig, y []linalg.Vec3) {
 	nj := r.Skeleton.Len()
 	if len(t.y) != nj {
