@@ -120,22 +120,26 @@ func Fit(ctx context.Context, r *rig.Rig, s *seq.Sequence, opt Options) (*rig.Ri
 		return nil, fmt.Errorf("stretch: %d influences per vertex (1 to %d)", maxInf, rig.MaxInfluences)
 	}
 	steps := rounds * (1 + max(wrounds, 0))
+	cen := newCentring(r, s) // centre.go
+	cen.shift(&out)
 	for w := 0; w <= max(wrounds, 0); w++ {
 		if w > 0 {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			out.Skin = fitWeights(&out, s, maxInf)
+			out.Skin = fitWeights(&out, s, cen.frames, maxInf)
 		}
-		if err := sweeps(ctx, &out, s, frames, opt, rounds, w*rounds, steps); err != nil {
+		if err := sweeps(ctx, &out, s, cen.frames, frames, opt, rounds, w*rounds, steps); err != nil {
 			return nil, err
 		}
 	}
+	cen.unshift(&out, r)
 	return &out, nil
 }
 
-// sweeps runs rounds sweeps of the joint fits over every frame of r.
-func sweeps(ctx context.Context, r *rig.Rig, s *seq.Sequence, frames []frameRef, opt Options, rounds, done, steps int) error {
+// sweeps runs rounds sweeps of the joint fits over every frame of r, each
+// frame of s moved by minus its centroid in at.
+func sweeps(ctx context.Context, r *rig.Rig, s *seq.Sequence, at []linalg.Vec3, frames []frameRef, opt Options, rounds, done, steps int) error {
 	nj, total := r.Skeleton.Len(), len(frames)
 	out := r
 	fr := newFitter(r, opt.Uniform)
@@ -155,6 +159,9 @@ func sweeps(ctx context.Context, r *rig.Rig, s *seq.Sequence, frames []frameRef,
 					scale: cl.Scale[f*nj : (f+1)*nj],
 				}
 				pos = s.FrameInto(pos, g)
+				for i := range pos {
+					pos[i] = pos[i].Sub(at[g])
+				}
 				sc.t.set(out, pos)
 				fr.sweep(st, sc)
 				if !opt.Uniform && round == rounds-1 {

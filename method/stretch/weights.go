@@ -10,13 +10,14 @@ import (
 )
 
 // fitWeights solves every vertex's weights again for the scaled motion of
-// r (its clips played in order cover s): the convex least squares
+// r (its clips played in order cover s; frame f of s moved by −at[f], r
+// moved with it: centre.go): the convex least squares
 // min_w Σ_f ‖Σ_k w_k M_k^f r_i − y_i^f‖², Σw = 1, w ≥ 0 (linalg.SimplexLS
 // on its normal equations), over the vertex's joints and their parents,
 // then over the maxInf heaviest of those. A vertex keeps its old weights
 // when the new ones fit it worse (the truncation can), so the rig's
 // error never rises.
-func fitWeights(r *rig.Rig, s *seq.Sequence, maxInf int) rig.Skin {
+func fitWeights(r *rig.Rig, s *seq.Sequence, at []linalg.Vec3, maxInf int) rig.Skin {
 	sk := &r.Skeleton
 	nj := sk.Len()
 	var mats []linalg.Affine // frame-major skin matrices of every joint
@@ -45,7 +46,7 @@ func fitWeights(r *rig.Rig, s *seq.Sequence, maxInf int) rig.Skin {
 			}
 			yy := 0.0
 			for f := 0; f < nf; f++ {
-				y := s.Frames[f*len(r.Skin)+i].Vec3()
+				y := s.Frames[f*len(r.Skin)+i].Vec3().Sub(at[f])
 				yy += y.Dot(y)
 				for a, j := range cand {
 					p[a] = mats[f*nj+int(j)].Apply(rp)
