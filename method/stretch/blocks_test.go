@@ -6,14 +6,30 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/mat"
+
+	"github.com/meshrig/meshrig/character"
+	"github.com/meshrig/meshrig/rig"
 )
 
 // TestBlockFactor: the block factor along the tree solves the damped
-// system as a dense Cholesky does, on the squashing tube's pattern and
-// on a random symmetric positive definite matrix with that pattern
-// (zero blocks where no vertex moves with both joints).
+// system as a dense Cholesky does: a random symmetric positive definite
+// matrix with the pattern (zero blocks where no vertex moves with both
+// joints) of the squashing tube (a chain) and of the generated quadruped
+// (21 joints branching at the hips and shoulders: fill and sibling
+// blocks).
 func TestBlockFactor(t *testing.T) {
-	r := squashTube(t)
+	quad, err := character.Generate(character.Quadruped, character.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []*rig.Rig{squashTube(t), quad} {
+		blockFactorMatchesDense(t, r)
+	}
+}
+
+// blockFactorMatchesDense checks the block factor of r's pattern against
+// a dense Cholesky.
+func blockFactorMatchesDense(t *testing.T, r *rig.Rig) {
 	fr := newFitter(r, false)
 	nj := r.Skeleton.Len()
 	np := 6*nj + 3
