@@ -113,3 +113,69 @@ func TestFitDeterministic(t *testing.T) {
 		}
 	}
 }
+
+// TestFitKeepsPlacement: the squashing tube under a weightless placement
+// joint that moves it (a scene's armature node): Fit recovers the squash
+// as without it, and the placement joint's motion comes back as it was —
+// the root translation moves the body's root instead.
+func TestFitKeepsPlacement(t *testing.T) {
+	tube := squashTube(t)
+	nj := tube.Skeleton.Len() + 1
+	truth := *tube
+	truth.Skeleton.Joints = append([]rig.Joint{{Name: "placement", Parent: rig.NoParent}}, tube.Skeleton.Joints...)
+	for j := 1; j < nj; j++ {
+		truth.Skeleton.Joints[j].Parent++
+	}
+	truth.Skeleton.Joints[1].Parent = 0
+	truth.Skin = make(rig.Skin, len(tube.Skin))
+	for i, in := range tube.Skin {
+		for k := range in.Joint {
+			if in.Weight[k] > 0 {
+				in.Joint[k]++
+			}
+		}
+		truth.Skin[i] = in
+	}
+	src := &tube.Clips[0]
+	c := rig.NewClip(&truth.Skeleton, src.Name, src.FPS, src.Frames)
+	c.Scale = make([]linalg.Vec3, c.Frames*nj)
+	for f := 0; f < c.Frames; f++ {
+		a := 2 * math.Pi * float64(f) / float64(c.Frames)
+		c.Rotation[f*nj] = linalg.QuatFromAxisAngle(linalg.Vec3{0, 1, 0}, 0.3*math.Sin(a))
+		c.Translation[f*nj] = linalg.Vec3{0.2 * math.Cos(a), 0, 0.1}
+		c.Scale[f*nj] = linalg.Vec3{1, 1, 1}
+		for j := 1; j < nj; j++ {
+			c.Rotation[f*nj+j] = src.Rotation[f*(nj-1)+j-1]
+			c.Translation[f*nj+j] = src.Translation[f*(nj-1)+j-1]
+			c.Scale[f*nj+j] = src.Scale[f*(nj-1)+j-1]
+		}
+	}
+	truth.Clips = []rig.Clip{c}
+	if err := truth.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	s := testrig.Play(t, &truth)
+	start := truth
+	start.Clips = []rig.Clip{c}
+	start.Clips[0].Scale = nil
+	got, err := Fit(context.Background(), &start, s, Options{WeightRounds: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := metric.Compare(s, got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("RMSE%% with the placement joint: %.5f", after.RMSEPercent)
+	if !(after.RMSEPercent < 0.01) {
+		t.Errorf("RMSE%% %.5f: want under 0.01", after.RMSEPercent)
+	}
+	g := &got.Clips[0]
+	for f := 0; f < c.Frames; f++ {
+		// The translation to float64's rounding: centring (centre.go)
+		// moves it and moves it back.
+		if g.Rotation[f*nj] != c.Rotation[f*nj] || g.Translation[f*nj].Dist(c.Translation[f*nj]) > 1e-12 || g.ScaleAt(f, 0, nj) != (linalg.Vec3{1, 1, 1}) {
+			t.Fatalf("frame %d: the placement joint moved: %v %v %v", f, g.Rotation[f*nj], g.Translation[f*nj], g.ScaleAt(f, 0, nj))
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/meshrig/meshrig/linalg"
+	"github.com/meshrig/meshrig/rig"
 )
 
 // polish runs iters Levenberg–Marquardt steps (Nocedal & Wright 2006,
@@ -29,12 +30,14 @@ func (fr *fitter) polish(st frameState, sc *scratch, iters int) {
 	mo := newMoments(sk)
 	oldRot := make([]linalg.Quat, nj)
 	oldScale := make([]linalg.Vec3, nj)
+	oldTrans := make([]linalg.Vec3, nj)
 	for it := 0; it < iters; it++ {
 		start := best
 		hd, ok := fr.normalEquations(st, sc, mo, g)
 		if !ok {
 			return
 		}
+		fr.freezePlaced(hd, g)
 		// One LM solve per accepted or rejected damping: the Jacobian is
 		// reused while λ grows.
 		for try := 0; try < 6; try++ {
@@ -49,7 +52,7 @@ func (fr *fitter) polish(st frameState, sc *scratch, iters int) {
 			fac.solve(d)
 			copy(oldRot, st.rot)
 			copy(oldScale, st.scale)
-			oldT := st.trans[0]
+			copy(oldTrans, st.trans)
 			for j := 0; j < nj; j++ {
 				w := linalg.Vec3{-at(6 * j), -at(6*j + 1), -at(6*j + 2)}
 				if n := w.Norm(); n > 0 {
@@ -60,7 +63,18 @@ func (fr *fitter) polish(st frameState, sc *scratch, iters int) {
 					st.scale[j][q] = min(max(s, minScale), 1/minScale)
 				}
 			}
-			st.trans[0] = st.trans[0].Sub(linalg.Vec3{at(6 * nj), at(6*nj + 1), at(6*nj + 2)})
+			// The root translation moves every vertex alike: each body
+			// root's translation, in its parent's frame.
+			move := linalg.Vec3{at(6 * nj), at(6*nj + 1), at(6*nj + 2)}
+			for _, b := range fr.bodyRoots {
+				d := move
+				if p := sk.Joints[b].Parent; p != rig.NoParent {
+					if inv, ok := sc.pose[p].M.Inverse(); ok {
+						d = inv.MulVec(move)
+					}
+				}
+				st.trans[b] = st.trans[b].Sub(d)
+			}
 			if e := fr.sse(st, sc); e < best {
 				best = e
 				lambda = max(lambda/3, 1e-9)
@@ -68,7 +82,7 @@ func (fr *fitter) polish(st frameState, sc *scratch, iters int) {
 			}
 			copy(st.rot, oldRot)
 			copy(st.scale, oldScale)
-			st.trans[0] = oldT
+			copy(st.trans, oldTrans)
 			lambda *= 10
 			if try == 5 {
 				fr.sse(st, sc)
@@ -87,3 +101,22 @@ func (fr *fitter) polish(st frameState, sc *scratch, iters int) {
 // after every step of every pass, 0.8278 with 1e-4 in three quarters of
 // the time.
 const polishTol = 1e-4
+
+// freezePlaced takes the placement joints' rotation and scale out of a
+// step (fitter.placed): their rows and columns of hd become the identity's,
+// their gradient zero, so the step leaves them as they are.
+func (fr *fitter) freezePlaced(hd, g []float64) {
+	np := len(g)
+	for j, placed := range fr.placed {
+		if !placed {
+			continue
+		}
+		for x := 6 * j; x < 6*j+6; x++ {
+			g[x] = 0
+			for y := 0; y < np; y++ {
+				hd[max(x, y)*np+min(x, y)] = 0
+			}
+			hd[x*np+x] = 1
+		}
+	}
+}

@@ -15,6 +15,12 @@ type fitter struct {
 	below   [][]int // below[j]: j's descendants, in index order
 	sums    *skinSums
 	pattern *blockPattern // polish's factor (blocks.go)
+	// placed[j]: j and its ancestors move no vertex of their own — a
+	// scene's placement joints above the body, whose motion the fit
+	// keeps (as refit does); bodyRoots: the joints below them (or the
+	// roots) that carry the body, which the root translation moves.
+	placed    []bool
+	bodyRoots []int
 }
 
 func newFitter(r *rig.Rig, uniform bool) *fitter {
@@ -31,6 +37,13 @@ func newFitter(r *rig.Rig, uniform bool) *fitter {
 		parent[k] = int(jt.Parent)
 	}
 	fr.pattern = newBlockPattern(nj, parent, fr.sums.pairs)
+	fr.placed = make([]bool, nj)
+	for j, p := range parent { // parents come first
+		fr.placed[j] = fr.sums.self[j][3][3] == 0 && (p < 0 || fr.placed[p])
+		if !fr.placed[j] && (p < 0 || fr.placed[p]) {
+			fr.bodyRoots = append(fr.bodyRoots, j)
+		}
+	}
 	return fr
 }
 
