@@ -1,10 +1,6 @@
 package rig
 
-import (
-	"math"
-
-	"github.com/meshrig/meshrig/linalg"
-)
+import "github.com/meshrig/meshrig/linalg"
 
 // ClipFromSkinMatrices converts per-frame LBS transforms (mats[f*J+j] maps
 // rest-pose points of joint j to frame f) into a clip on skeleton s. Each
@@ -58,7 +54,7 @@ func (c *Clip) MakeRigid(s *Skeleton) {
 // rigid joints).
 func ClipFromSampledSkinMatrices(s *Skeleton, name string, fps float64, frames int, mats []linalg.Affine, tol float64) Clip {
 	for _, m := range mats {
-		if d := m.M.T().Mul(m.M).Sub(linalg.Identity3()); maxAbs3(d) > tol {
+		if d := m.M.T().Mul(m.M).Sub(linalg.Identity3()); maxAbs(d) > tol {
 			if c, ok := ClipFromScaledSkinMatrices(s, name, fps, frames, mats, tol); ok {
 				return c
 			}
@@ -66,16 +62,6 @@ func ClipFromSampledSkinMatrices(s *Skeleton, name string, fps float64, frames i
 		}
 	}
 	return ClipFromSkinMatrices(s, name, fps, frames, mats)
-}
-
-func maxAbs3(m linalg.Mat3) float64 {
-	v := 0.0
-	for i := range m {
-		for k := range m[i] {
-			v = max(v, math.Abs(m[i][k]))
-		}
-	}
-	return v
 }
 
 // ClipFromScaledSkinMatrices is ClipFromSkinMatrices for matrices whose

@@ -1,6 +1,8 @@
 package ledeng
 
 import (
+	"slices"
+
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/method/skinning"
@@ -83,7 +85,8 @@ func coarseTopology(top *mesh.Topology, of []int32, cn int) *mesh.Topology {
 	}
 	t := &mesh.Topology{RingStart: make([]int, cn+1), Component: make([]int, cn)}
 	for a := range ring {
-		r := sortedUnique(ring[a])
+		slices.Sort(ring[a])
+		r := slices.Compact(ring[a])
 		t.Ring = append(t.Ring, r...)
 		t.RingStart[a+1] = len(t.Ring)
 		for _, b := range r {
@@ -113,21 +116,6 @@ func coarseTopology(top *mesh.Topology, of []int32, cn int) *mesh.Topology {
 		t.NumComponents++
 	}
 	return t
-}
-
-func sortedUnique(a []int) []int {
-	for i := 1; i < len(a); i++ {
-		for j := i; j > 0 && a[j] < a[j-1]; j-- {
-			a[j], a[j-1] = a[j-1], a[j]
-		}
-	}
-	out := a[:0]
-	for i, x := range a {
-		if i == 0 || x != a[i-1] {
-			out = append(out, x)
-		}
-	}
-	return out
 }
 
 // coarseFor coarsens q up to maxCoarsen times while every one of target

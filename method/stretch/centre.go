@@ -3,6 +3,7 @@ package stretch
 import (
 	"github.com/meshrig/meshrig/internal/par"
 	"github.com/meshrig/meshrig/linalg"
+	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/rig"
 	"github.com/meshrig/meshrig/seq"
 )
@@ -23,23 +24,15 @@ type centring struct {
 }
 
 func newCentring(r *rig.Rig, s *seq.Sequence) centring {
-	c := centring{rest: centroid(r.Mesh.Verts), frames: make([]linalg.Vec3, s.F())}
+	c := centring{rest: mesh.Centroid(r.Mesh.Verts), frames: make([]linalg.Vec3, s.F())}
 	par.For(s.F(), 1, func(lo, hi int) {
 		var pos []linalg.Vec3
 		for f := lo; f < hi; f++ {
 			pos = s.FrameInto(pos, f)
-			c.frames[f] = centroid(pos)
+			c.frames[f] = mesh.Centroid(pos)
 		}
 	})
 	return c
-}
-
-func centroid(v []linalg.Vec3) linalg.Vec3 {
-	var sum linalg.Vec3
-	for _, x := range v {
-		sum = sum.Add(x)
-	}
-	return sum.Scale(1 / float64(max(len(v), 1)))
 }
 
 // shift moves r — its clips the fit's own copies, changed in place —
