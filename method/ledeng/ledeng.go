@@ -96,9 +96,7 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 	if err != nil {
 		return nil, err
 	}
-	if opt.Bones > 0 && q.B < opt.Bones {
-		opt.Notes.Add(fmt.Sprintf("ledeng: %d bones, not the %d asked for: the clustering finds no more independently moving parts in the motion", q.B, opt.Bones))
-	}
+	noteFewer(opt, q.B)
 	sweeps := smoothingSweeps(p.N)
 	if opt.Free {
 		q.carryTo(p, joints, 0)
@@ -116,6 +114,28 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 	// Output: the joint-rotation hierarchy, refined so the rig as exported
 	// fits: exact skeletal rotations, joint positions, then weights — on
 	// the sampled frames, then every frame's transforms under the result.
+	h, err := q.skeletalFit(ctx, opt, joints, lap)
+	if err != nil {
+		return nil, err
+	}
+	if q != p {
+		q.carryTo(p, joints, math.Pow(1.5, float64(opt.Iterations)))
+		p.refine(&h, opt, lap)
+	}
+	return p.finish(h, s, us, full, w)
+}
+
+// noteFewer says so when the search found fewer bones, b, than asked for.
+func noteFewer(opt Options, b int) {
+	if opt.Bones > 0 && b < opt.Bones {
+		opt.Notes.Add(fmt.Sprintf("ledeng: %d bones, not the %d asked for: the clustering finds no more independently moving parts in the motion", b, opt.Bones))
+	}
+}
+
+// skeletalFit turns q's bones, soft joints and weights into the
+// joint-rotation hierarchy and fits it exactly (FitSkeletonUntil), lap
+// being q's rigidness Laplacian.
+func (q *problem) skeletalFit(ctx context.Context, opt Options, joints []skinning.Joint, lap []float64) (skinning.Hierarchy, error) {
 	h := q.Root(joints)
 	q.Constrain(h)
 	qs := &weightSolver{p: q, k: opt.MaxInfluences, omega: opt.Smoothness, lap: lap, keep: opt.Bones > 0}
@@ -126,20 +146,20 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 	// the counts compared with Dem Bones 0.285 (cat-poses), 0.279 (lion),
 	// 0.189 (horse), 1.437 (cow), against 0.287, 0.282, 0.195, 1.448
 	// without, in about the same time.
-	err = q.FitSkeletonUntil(ctx, &h, finalIterations, skinning.FitSweeps, finalTol, 1, func() { qs.update(1) },
+	err := q.FitSkeletonUntil(ctx, &h, finalIterations, skinning.FitSweeps, finalTol, 1, func() { qs.update(1) },
 		func(done, total int) { opt.Progress.Report("skeletal fit", done, total) })
-	if err != nil {
-		return nil, err
-	}
-	if q != p {
-		q.carryTo(p, joints, math.Pow(1.5, float64(opt.Iterations)))
-		p.Constrain(h)
-		p.FitRotations(h, finalSweeps)
-		p.FitJoints(&h)
-		ws := &weightSolver{p: p, k: opt.MaxInfluences, omega: opt.Smoothness, lap: lap, keep: opt.Bones > 0}
-		ws.update(sweeps)
-	}
-	return p.finish(h, s, us, full, w)
+	return h, err
+}
+
+// refine makes p's transforms (from carryTo or settle) skeletal under h
+// and fits one round on every frame: rotations, joint positions, then
+// weights (lap p's rigidness Laplacian).
+func (p *problem) refine(h *skinning.Hierarchy, opt Options, lap []float64) {
+	p.Constrain(*h)
+	p.FitRotations(*h, finalSweeps)
+	p.FitJoints(h)
+	ws := &weightSolver{p: p, k: opt.MaxInfluences, omega: opt.Smoothness, lap: lap, keep: opt.Bones > 0}
+	ws.update(smoothingSweeps(p.N))
 }
 
 // finish fits every frame's rotations under h, the weights and joints
@@ -167,27 +187,14 @@ func (p *problem) fastFit(ctx context.Context, opt Options, c *problem, of []int
 	if err != nil {
 		return skinning.Hierarchy{}, err
 	}
-	if opt.Bones > 0 && c.B < opt.Bones {
-		opt.Notes.Add(fmt.Sprintf("ledeng: %d bones, not the %d asked for: the clustering finds no more independently moving parts in the motion", c.B, opt.Bones))
-	}
-	h := c.Root(joints)
-	c.Constrain(h)
-	cs := &weightSolver{p: c, k: opt.MaxInfluences, omega: opt.Smoothness, lap: clap, keep: opt.Bones > 0}
-	err = c.FitSkeletonUntil(ctx, &h, finalIterations, skinning.FitSweeps, finalTol, 1, func() { cs.update(1) },
-		func(done, total int) { opt.Progress.Report("skeletal fit", done, total) })
+	noteFewer(opt, c.B)
+	h, err := c.skeletalFit(ctx, opt, joints, clap)
 	if err != nil {
 		return h, err
 	}
 	c.expandTo(p, of)
-	p.M = p.FitWeighted()
-	for it := 0; it < 2; it++ {
-		p.UpdateTransforms(math.Pow(1.5, float64(opt.Iterations)), joints)
-	}
-	p.Constrain(h)
-	p.FitRotations(h, finalSweeps)
-	p.FitJoints(&h)
-	ws := &weightSolver{p: p, k: opt.MaxInfluences, omega: opt.Smoothness, lap: lap, keep: opt.Bones > 0}
-	ws.update(smoothingSweeps(p.N))
+	p.settle(joints, math.Pow(1.5, float64(opt.Iterations)))
+	p.refine(&h, opt, lap)
 	return h, nil
 }
 
@@ -199,6 +206,13 @@ func (q *problem) carryTo(p *problem, joints []skinning.Joint, lambda float64) {
 		return
 	}
 	p.B, p.WB, p.WW = q.B, q.WB, q.WW
+	p.settle(joints, lambda)
+}
+
+// settle fits every frame's transforms to p's bones and weights from
+// scratch: a weighted rigid fit per bone, then two transform updates
+// with joint weight lambda.
+func (p *problem) settle(joints []skinning.Joint, lambda float64) {
 	p.M = p.FitWeighted()
 	for it := 0; it < 2; it++ {
 		p.UpdateTransforms(lambda, joints)
