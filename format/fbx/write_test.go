@@ -5,13 +5,11 @@ import (
 	"image"
 	"image/color"
 	"image/png"
-	"math"
 	"testing"
 	"testing/fstest"
 
 	"github.com/meshrig/meshrig/format"
 	"github.com/meshrig/meshrig/internal/testkit/testrig"
-	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/metric"
 	"github.com/meshrig/meshrig/rig"
@@ -75,21 +73,7 @@ func TestWriteRoundTrip(t *testing.T) {
 			t.Fatalf("clips %d (%d frames at %v), want %d (%d at %v)", len(back.Clips), back.Clips[0].Frames, back.Clips[0].FPS,
 				len(r.Clips), r.Clips[0].Frames, r.Clips[0].FPS)
 		}
-		want := testrig.Play(t, r)
-		rep, err := metric.ComparePlayback(want, sc.Sequence)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if rep.MaxPercent > 1e-4 {
-			t.Errorf("playback of the file read back: Max%% %v", rep.MaxPercent)
-		}
-		rep, err = metric.Compare(want, back)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if rep.MaxPercent > 1e-4 {
-			t.Errorf("rig read back: Max%% %v", rep.MaxPercent)
-		}
+		rep := playsAsWritten(t, r, sc)
 		t.Logf("version %q: %d bytes, playback Max%% %.2g", version, len(data), rep.MaxPercent)
 	}
 }
@@ -239,18 +223,7 @@ func tinyPNG(t *testing.T) []byte {
 // squashTube is testrig's tube whose middle joint also scales, per frame
 // and non-uniformly (a clip of meshrig rig --stretch).
 func squashTube(t *testing.T) *rig.Rig {
-	r := testrig.Tube(t, 24, [3]float64{0.3, -0.2, 0.1})
-	c := &r.Clips[0]
-	nj := r.Skeleton.Len()
-	c.Scale = make([]linalg.Vec3, c.Frames*nj)
-	for f := 0; f < c.Frames; f++ {
-		for j := 0; j < nj; j++ {
-			c.Scale[f*nj+j] = linalg.Vec3{1, 1, 1}
-		}
-		s := 1 + 0.35*math.Sin(2*math.Pi*float64(f)/float64(c.Frames))
-		c.Scale[f*nj+1] = linalg.Vec3{s, 1 / s, 1}
-	}
-	return r
+	return testrig.SquashTube(t, 24, [3]float64{0.3, -0.2, 0.1}, testrig.KeepArea)
 }
 
 // TestWriteScaleTracks: a rig with scale tracks is written with them (Lcl
@@ -259,6 +232,17 @@ func squashTube(t *testing.T) *rig.Rig {
 func TestWriteScaleTracks(t *testing.T) {
 	r := squashTube(t)
 	sc, _ := roundTrip(t, r, "")
+	if sc.Rig == nil || !sc.Rig.HasScale() {
+		t.Fatal("the rig read back has no scale tracks")
+	}
+	playsAsWritten(t, r, sc)
+}
+
+// playsAsWritten checks that the file read back, sc, plays r to float32
+// keys (Max% 1e-4), as the file's own playback and as the rig read back,
+// and returns the rig's comparison.
+func playsAsWritten(t *testing.T, r *rig.Rig, sc *format.Scene) metric.Report {
+	t.Helper()
 	want := testrig.Play(t, r)
 	rep, err := metric.ComparePlayback(want, sc.Sequence)
 	if err != nil {
@@ -267,9 +251,6 @@ func TestWriteScaleTracks(t *testing.T) {
 	if rep.MaxPercent > 1e-4 {
 		t.Errorf("playback of the file read back: Max%% %v", rep.MaxPercent)
 	}
-	if sc.Rig == nil || !sc.Rig.HasScale() {
-		t.Fatal("the rig read back has no scale tracks")
-	}
 	rep, err = metric.Compare(want, sc.Rig)
 	if err != nil {
 		t.Fatal(err)
@@ -277,4 +258,5 @@ func TestWriteScaleTracks(t *testing.T) {
 	if rep.MaxPercent > 1e-4 {
 		t.Errorf("rig read back: Max%% %v", rep.MaxPercent)
 	}
+	return rep
 }

@@ -17,18 +17,7 @@ import (
 // squashTube is testrig's tube whose middle joint also scales, per frame
 // and non-uniformly (a clip of meshrig rig --stretch).
 func squashTube(t testing.TB) *rig.Rig {
-	r := testrig.Tube(t, 24, linalg.Vec3{0.3, -0.2, 0.1})
-	c := &r.Clips[0]
-	nj := r.Skeleton.Len()
-	c.Scale = make([]linalg.Vec3, c.Frames*nj)
-	for f := 0; f < c.Frames; f++ {
-		for j := 0; j < nj; j++ {
-			c.Scale[f*nj+j] = linalg.Vec3{1, 1, 1}
-		}
-		s := 1 + 0.35*math.Sin(2*math.Pi*float64(f)/float64(c.Frames))
-		c.Scale[f*nj+1] = linalg.Vec3{s, 1 / s, 1}
-	}
-	return r
+	return testrig.SquashTube(t, 24, linalg.Vec3{0.3, -0.2, 0.1}, testrig.KeepArea)
 }
 
 // halfTol is the largest rounding of a half (11 significant bits) of a

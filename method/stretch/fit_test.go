@@ -16,14 +16,7 @@ import (
 // squashTube is testrig's bending tube whose middle joint also scales
 // along the bone (local x) by up to ±35% per frame.
 func squashTube(t *testing.T) *rig.Rig {
-	r := testrig.Tube(t, 24, linalg.Vec3{})
-	c := &r.Clips[0]
-	c.Scale = make([]linalg.Vec3, c.Frames*3)
-	for f := 0; f < c.Frames; f++ {
-		s := 1 + 0.35*math.Sin(2*math.Pi*float64(f)/float64(c.Frames))
-		c.Scale[f*3], c.Scale[f*3+1], c.Scale[f*3+2] = linalg.Vec3{1, 1, 1}, linalg.Vec3{s, 1, 1}, linalg.Vec3{1, 1, 1}
-	}
-	return r
+	return testrig.SquashTube(t, 24, linalg.Vec3{}, testrig.AlongBone)
 }
 
 // TestFitRecoversSquash: from the tube's rotation-only clip (scale tracks

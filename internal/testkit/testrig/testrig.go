@@ -91,3 +91,27 @@ func Play(t testing.TB, r *rig.Rig) *seq.Sequence {
 	}
 	return s
 }
+
+// SquashTube is Tube(t, frames, offset) whose middle joint also scales,
+// at frame f by squash(s) with s = 1 + 0.35·sin(2πf/frames), the other
+// joints by 1: the clip of a rig --stretch fits (rig.Clip.Scale).
+func SquashTube(t testing.TB, frames int, offset linalg.Vec3, squash func(s float64) linalg.Vec3) *rig.Rig {
+	r := Tube(t, frames, offset)
+	c := &r.Clips[0]
+	nj := r.Skeleton.Len()
+	c.Scale = make([]linalg.Vec3, c.Frames*nj)
+	for f := 0; f < c.Frames; f++ {
+		for j := 0; j < nj; j++ {
+			c.Scale[f*nj+j] = linalg.Vec3{1, 1, 1}
+		}
+		c.Scale[f*nj+1] = squash(1 + 0.35*math.Sin(2*math.Pi*float64(f)/float64(c.Frames)))
+	}
+	return r
+}
+
+// AlongBone squashes along the bone (local x) only: SquashTube's squash.
+func AlongBone(s float64) linalg.Vec3 { return linalg.Vec3{s, 1, 1} }
+
+// KeepArea squashes along the bone and stretches across it (local y) by
+// the inverse: SquashTube's squash, non-uniform on two axes.
+func KeepArea(s float64) linalg.Vec3 { return linalg.Vec3{s, 1 / s, 1} }
