@@ -46,16 +46,21 @@ func FoldDetail(s *static.Skeleton, radius []float64) (*static.Skeleton, int) {
 		if !any {
 			return s, removed
 		}
-		keep := make([]int, 0, n)
-		for j := 0; j < n; j++ {
-			if !drop[j] {
-				keep = append(keep, j)
-			} else {
-				removed++
-			}
-		}
+		keep := kept(drop)
+		removed += n - len(keep)
 		s, radius = subset(s, keep), pick(radius, keep)
 	}
+}
+
+// kept returns the joints drop does not mark, in order.
+func kept(drop []bool) []int {
+	keep := make([]int, 0, len(drop))
+	for j, d := range drop {
+		if !d {
+			keep = append(keep, j)
+		}
+	}
+	return keep
 }
 
 // subset returns s restricted to the joints keep (in that order), with

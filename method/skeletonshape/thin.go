@@ -95,12 +95,7 @@ func FoldThin(s *static.Skeleton, tree *bvh.Tree, resolution float64) (*static.S
 		if !any {
 			return s, removed
 		}
-		keep := make([]int, 0, n)
-		for j := 0; j < n; j++ {
-			if !drop[j] {
-				keep = append(keep, j)
-			}
-		}
+		keep := kept(drop)
 		if len(keep) < 2 {
 			return s, removed
 		}
