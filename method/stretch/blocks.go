@@ -1,9 +1,6 @@
 package stretch
 
-import (
-	"math"
-	"sort"
-)
+import "math"
 
 // The Levenberg–Marquardt system of polish has a 6×6 block per pair of
 // joints that move a vertex together (a joint with its ancestors and
@@ -24,21 +21,14 @@ type blockPattern struct {
 }
 
 // newBlockPattern returns the factor's pattern for joints that share
-// vertices as pairs says (pairs of the skin's sums) on the skeleton of
-// parent.
-func newBlockPattern(nj int, parent []int, pairs []skinPair) *blockPattern {
-	chain := func(k int) []int {
-		var c []int
-		for j := k; j >= 0; j = parent[j] {
-			c = append(c, j)
-		}
-		return c
-	}
+// vertices as pairs says (pairs of the skin's sums) on the skeleton t.
+func newBlockPattern(t *tree, pairs []skinPair) *blockPattern {
+	nj := len(t.parent)
 	nb := nj + 1
 	pat := make([]bool, nb*nb)
 	for _, pr := range pairs {
-		for _, j := range chain(pr.k) {
-			for _, l := range chain(pr.m) {
+		for _, j := range t.chain[pr.k] {
+			for _, l := range t.chain[pr.m] {
 				pat[j*nb+l], pat[l*nb+j] = true, true
 			}
 		}
@@ -46,16 +36,7 @@ func newBlockPattern(nj int, parent []int, pairs []skinPair) *blockPattern {
 	for j := 0; j < nb; j++ { // the translation meets every joint
 		pat[j*nb+nj], pat[nj*nb+j] = true, true
 	}
-	depth := make([]int, nj)
-	for j := range depth {
-		depth[j] = len(chain(j))
-	}
-	order := make([]int, nj)
-	for j := range order {
-		order[j] = j
-	}
-	sort.SliceStable(order, func(a, b int) bool { return depth[order[a]] > depth[order[b]] })
-	order = append(order, nj)
+	order := append(append([]int(nil), t.up...), nj)
 	pos := make([]int, nb)
 	for p, b := range order {
 		pos[b] = p

@@ -1,10 +1,7 @@
 package stretch
 
 import (
-	"sort"
-
 	"github.com/meshrig/meshrig/linalg"
-	"github.com/meshrig/meshrig/rig"
 )
 
 // The normal equations of polish's Levenberg–Marquardt step, JᵀJ and
@@ -27,34 +24,21 @@ import (
 // the joints, not the vertices.
 
 // moments holds one step's sums: m[j*nj+k] = M_jk (every j, k); r[j] = R_j;
-// s[j] = Σ_i x_j; the skeleton's chains and per-step scratch.
+// s[j] = Σ_i x_j; the skeleton's tree and per-step scratch.
 type moments struct {
-	nj     int
-	chain  [][]int         // ancestors-or-self of each joint
-	parent []int           // each joint's parent, -1 for a root
-	up     []int           // every joint before its parent (deepest first)
-	ginv   []linalg.Affine // G_j⁻¹
-	a      []linalg.Mat3   // A_j = L_j·S_j⁻¹
-	m      [][4][4]float64
-	r      [][3][4]float64
-	s      [][4]float64
+	nj   int
+	tree *tree
+	ginv []linalg.Affine // G_j⁻¹
+	a    []linalg.Mat3   // A_j = L_j·S_j⁻¹
+	m    [][4][4]float64
+	r    [][3][4]float64
+	s    [][4]float64
 }
 
-func newMoments(sk *rig.Skeleton) *moments {
-	nj := sk.Len()
-	mo := &moments{nj: nj, chain: make([][]int, nj), ginv: make([]linalg.Affine, nj), a: make([]linalg.Mat3, nj),
-		m: make([][4][4]float64, nj*nj), r: make([][3][4]float64, nj), s: make([][4]float64, nj),
-	}
-	mo.parent = make([]int, nj)
-	for k, jt := range sk.Joints {
-		mo.parent[k] = int(jt.Parent)
-		for j := k; j != int(rig.NoParent); j = int(sk.Joints[j].Parent) {
-			mo.chain[k] = append(mo.chain[k], j)
-		}
-		mo.up = append(mo.up, k)
-	}
-	sort.SliceStable(mo.up, func(a, b int) bool { return len(mo.chain[mo.up[a]]) > len(mo.chain[mo.up[b]]) })
-	return mo
+func newMoments(t *tree) *moments {
+	nj := len(t.parent)
+	return &moments{nj: nj, tree: t, ginv: make([]linalg.Affine, nj), a: make([]linalg.Mat3, nj),
+		m: make([][4][4]float64, nj*nj), r: make([][3][4]float64, nj), s: make([][4]float64, nj)}
 }
 
 // normalEquations fills g with Jᵀr and returns JᵀJ (lower triangle of a
@@ -64,7 +48,7 @@ func newMoments(sk *rig.Skeleton) *moments {
 func (fr *fitter) normalEquations(st frameState, sc *scratch, mo *moments, g []float64) ([]float64, bool) {
 	nj := mo.nj
 	np := 6*nj + 3
-	ginv, a, chain := mo.ginv, mo.a, mo.chain
+	ginv, a, chain := mo.ginv, mo.a, mo.tree.chain
 	for j := 0; j < nj; j++ {
 		inv, ok := sc.pose[j].Inverse()
 		if !ok {
@@ -113,15 +97,15 @@ func (fr *fitter) normalEquations(st frameState, sc *scratch, mo *moments, g []f
 			}
 		}
 	}
-	for _, l := range mo.up { // column l collects its subtree's columns
-		if p := mo.parent[l]; p >= 0 {
+	for _, l := range mo.tree.up { // column l collects its subtree's columns
+		if p := mo.tree.parent[l]; p >= 0 {
 			for k := 0; k < nj; k++ {
 				add4(&mo.m[k*nj+p], &mo.m[k*nj+l])
 			}
 		}
 	}
-	for _, j := range mo.up { // then row j its subtree's rows
-		if p := mo.parent[j]; p >= 0 {
+	for _, j := range mo.tree.up { // then row j its subtree's rows
+		if p := mo.tree.parent[j]; p >= 0 {
 			for l := 0; l < nj; l++ {
 				add4(&mo.m[p*nj+l], &mo.m[j*nj+l])
 			}

@@ -38,7 +38,7 @@ func TestNormalEquations(t *testing.T) {
 	g := make([]float64, np)
 	sc.t.set(r, y)
 	fr.sse(st, sc)
-	hd, ok := fr.normalEquations(st, sc, newMoments(&r.Skeleton), g)
+	hd, ok := fr.normalEquations(st, sc, newMoments(fr.tree), g)
 	if !ok {
 		t.Fatal("singular pose")
 	}

@@ -27,7 +27,7 @@ func (fr *fitter) polish(st frameState, sc *scratch, iters int) {
 	fac := newBlockFactor(fr.pattern)
 	g, d := make([]float64, np), make([]float64, np)
 	at := func(x int) float64 { return d[x] }
-	mo := newMoments(sk)
+	mo := newMoments(fr.tree)
 	oldRot := make([]linalg.Quat, nj)
 	oldScale := make([]linalg.Vec3, nj)
 	oldTrans := make([]linalg.Vec3, nj)

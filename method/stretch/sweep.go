@@ -7,12 +7,12 @@ import (
 	"github.com/meshrig/meshrig/rig"
 )
 
-// fitter holds what every frame's fit shares: the rig, each joint's
-// descendants and the skin's sums.
+// fitter holds what every frame's fit shares: the rig, its skeleton's
+// tree and the skin's sums.
 type fitter struct {
 	r       *rig.Rig
 	uniform bool
-	below   [][]int // below[j]: j's descendants, in index order
+	tree    *tree
 	sums    *skinSums
 	pattern *blockPattern // polish's factor (blocks.go)
 	// placed[j]: j and its ancestors move no vertex of their own — a
@@ -25,20 +25,11 @@ type fitter struct {
 
 func newFitter(r *rig.Rig, uniform bool) *fitter {
 	nj := r.Skeleton.Len()
-	fr := &fitter{r: r, uniform: uniform, below: make([][]int, nj)}
-	for k, jt := range r.Skeleton.Joints {
-		for p := jt.Parent; p != rig.NoParent; p = r.Skeleton.Joints[p].Parent {
-			fr.below[p] = append(fr.below[p], k)
-		}
-	}
+	fr := &fitter{r: r, uniform: uniform, tree: newTree(&r.Skeleton)}
 	fr.sums = newSkinSums(r)
-	parent := make([]int, nj)
-	for k, jt := range r.Skeleton.Joints {
-		parent[k] = int(jt.Parent)
-	}
-	fr.pattern = newBlockPattern(nj, parent, fr.sums.pairs)
+	fr.pattern = newBlockPattern(fr.tree, fr.sums.pairs)
 	fr.placed = make([]bool, nj)
-	for j, p := range parent { // parents come first
+	for j, p := range fr.tree.parent { // parents come first
 		fr.placed[j] = fr.sums.self[j][3][3] == 0 && (p < 0 || fr.placed[p])
 		if !fr.placed[j] && (p < 0 || fr.placed[p]) {
 			fr.bodyRoots = append(fr.bodyRoots, j)
@@ -226,7 +217,7 @@ func (fr *fitter) scales(b linalg.Mat3, zaT, aaT linalg.Mat3, prev linalg.Vec3) 
 // as near as a rotation can, its global linear part from before j moved:
 // R_k = nearest rotation to (A'_parent)⁻¹·A_k·S_k⁻¹.
 func (fr *fitter) hold(st frameState, sc *scratch, j int) {
-	below := fr.below[j]
+	below := fr.tree.below[j]
 	if len(below) == 0 {
 		return
 	}
