@@ -49,15 +49,12 @@ func NewTopology(m *Mesh) *Topology {
 	for t := range top.FaceAdj {
 		top.FaceAdj[t] = [3]int{-1, -1, -1}
 	}
-	deg := make([]int, n+1)
 	for i := 0; i < len(hs); {
 		j := i
 		for j < len(hs) && hs[j].a == hs[i].a && hs[j].b == hs[i].b {
 			j++
 		}
 		top.Edges = append(top.Edges, [2]int{hs[i].a, hs[i].b})
-		deg[hs[i].a]++
-		deg[hs[i].b]++
 		// Link the faces sharing this edge in a cycle.
 		if j-i > 1 {
 			for k := i; k < j; k++ {
@@ -67,23 +64,42 @@ func NewTopology(m *Mesh) *Topology {
 		}
 		i = j
 	}
-	top.RingStart = make([]int, n+1)
-	for i := 0; i < n; i++ {
-		top.RingStart[i+1] = top.RingStart[i] + deg[i]
+	top.link(n)
+	return top
+}
+
+// EdgeTopology is the connectivity of n vertices joined by edges (each
+// (low, high) once, sorted), without faces (FaceAdj nil): a graph made
+// from a mesh, such as its vertices merged in pairs.
+func EdgeTopology(n int, edges [][2]int) *Topology {
+	t := &Topology{Edges: edges}
+	t.link(n)
+	return t
+}
+
+// link derives the one-rings and the components from t.Edges.
+func (t *Topology) link(n int) {
+	deg := make([]int, n)
+	for _, e := range t.Edges {
+		deg[e[0]]++
+		deg[e[1]]++
 	}
-	top.Ring = make([]int, top.RingStart[n])
-	fill := append([]int(nil), top.RingStart[:n]...)
-	for _, e := range top.Edges {
-		top.Ring[fill[e[0]]] = e[1]
+	t.RingStart = make([]int, n+1)
+	for i := 0; i < n; i++ {
+		t.RingStart[i+1] = t.RingStart[i] + deg[i]
+	}
+	t.Ring = make([]int, t.RingStart[n])
+	fill := append([]int(nil), t.RingStart[:n]...)
+	for _, e := range t.Edges {
+		t.Ring[fill[e[0]]] = e[1]
 		fill[e[0]]++
-		top.Ring[fill[e[1]]] = e[0]
+		t.Ring[fill[e[1]]] = e[0]
 		fill[e[1]]++
 	}
 	for i := 0; i < n; i++ {
-		sort.Ints(top.Ring[top.RingStart[i]:top.RingStart[i+1]])
+		sort.Ints(t.Ring[t.RingStart[i]:t.RingStart[i+1]])
 	}
-	top.components(n)
-	return top
+	t.components(n)
 }
 
 // Neighbors returns the one-ring of vertex i. The slice must not be modified.

@@ -1,6 +1,7 @@
 package ledeng
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/meshrig/meshrig/linalg"
@@ -71,51 +72,16 @@ func (q *problem) coarsen() (*problem, []int32) {
 }
 
 // coarseTopology is top with its vertices merged by of: an edge between
-// two pairs wherever one joined their vertices. Rings come sorted, edges
-// in ring order.
+// two pairs wherever one joined their vertices.
 func coarseTopology(top *mesh.Topology, of []int32, cn int) *mesh.Topology {
-	ring := make([][]int, cn)
-	for i := range of {
-		a := int(of[i])
-		for _, k := range top.Neighbors(i) {
-			if b := int(of[k]); b != a {
-				ring[a] = append(ring[a], b)
-			}
+	edges := make([][2]int, 0, len(top.Edges))
+	for _, e := range top.Edges {
+		if a, b := int(of[e[0]]), int(of[e[1]]); a != b {
+			edges = append(edges, [2]int{min(a, b), max(a, b)})
 		}
 	}
-	t := &mesh.Topology{RingStart: make([]int, cn+1), Component: make([]int, cn)}
-	for a := range ring {
-		slices.Sort(ring[a])
-		r := slices.Compact(ring[a])
-		t.Ring = append(t.Ring, r...)
-		t.RingStart[a+1] = len(t.Ring)
-		for _, b := range r {
-			if a < b {
-				t.Edges = append(t.Edges, [2]int{a, b})
-			}
-		}
-		t.Component[a] = -1
-	}
-	var stack []int
-	for s := range t.Component {
-		if t.Component[s] >= 0 {
-			continue
-		}
-		t.Component[s] = t.NumComponents
-		stack = append(stack[:0], s)
-		for len(stack) > 0 {
-			x := stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-			for _, y := range t.Neighbors(x) {
-				if t.Component[y] < 0 {
-					t.Component[y] = t.NumComponents
-					stack = append(stack, y)
-				}
-			}
-		}
-		t.NumComponents++
-	}
-	return t
+	slices.SortFunc(edges, func(x, y [2]int) int { return cmp.Or(x[0]-y[0], x[1]-y[1]) })
+	return mesh.EdgeTopology(cn, slices.Compact(edges))
 }
 
 // coarseFor coarsens q up to maxCoarsen times while every one of target
