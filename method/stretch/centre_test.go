@@ -33,10 +33,7 @@ func TestCentring(t *testing.T) {
 			}
 			sc.t.set(w, y)
 			cl := &w.Clips[0]
-			st := frameState{rot: cl.Rotation[f*nj : (f+1)*nj], trans: cl.Translation[f*nj : (f+1)*nj], scale: make([]linalg.Vec3, nj)}
-			for j := range st.scale {
-				st.scale[j] = linalg.Vec3{1, 1, 1}
-			}
+			st := frameOf(cl, f, nj)
 			got := fr.sse(st, sc)
 			var want float64
 			for i, v := range replay(fr, st, sc) {

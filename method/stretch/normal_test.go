@@ -21,11 +21,7 @@ func TestNormalEquations(t *testing.T) {
 	nj := r.Skeleton.Len()
 	f := s.F() / 3
 	cl := &r.Clips[0]
-	st := frameState{
-		rot:   append([]linalg.Quat(nil), cl.Rotation[f*nj:(f+1)*nj]...),
-		trans: append([]linalg.Vec3(nil), cl.Translation[f*nj:(f+1)*nj]...),
-		scale: append([]linalg.Vec3(nil), cl.Scale[f*nj:(f+1)*nj]...),
-	}
+	st := frameOf(cl, f, nj)
 	// Move the state off the target so the residual is not zero.
 	st.rot[1] = st.rot[1].Mul(linalg.QuatFromAxisAngle(linalg.Vec3{0, 0, 1}, 0.2)).Normalize()
 	st.scale[2] = linalg.Vec3{1.2, 0.9, 1}
@@ -124,11 +120,7 @@ func TestEnergyFromSums(t *testing.T) {
 	sc := fr.scratch()
 	for _, f := range []int{0, s.F() / 3, s.F() - 1} {
 		cl := &r.Clips[0]
-		st := frameState{
-			rot:   append([]linalg.Quat(nil), cl.Rotation[f*nj:(f+1)*nj]...),
-			trans: append([]linalg.Vec3(nil), cl.Translation[f*nj:(f+1)*nj]...),
-			scale: append([]linalg.Vec3(nil), cl.Scale[f*nj:(f+1)*nj]...),
-		}
+		st := frameOf(cl, f, nj)
 		st.rot[2] = st.rot[2].Mul(linalg.QuatFromAxisAngle(linalg.Vec3{0, 1, 0}, 0.3)).Normalize()
 		y := s.FrameInto(nil, (f+7)%s.F())
 		sc.t.set(r, y)
@@ -152,11 +144,7 @@ func TestLeverSums(t *testing.T) {
 	nj := r.Skeleton.Len()
 	f := s.F() / 4
 	cl := &r.Clips[0]
-	st := frameState{
-		rot:   append([]linalg.Quat(nil), cl.Rotation[f*nj:(f+1)*nj]...),
-		trans: append([]linalg.Vec3(nil), cl.Translation[f*nj:(f+1)*nj]...),
-		scale: append([]linalg.Vec3(nil), cl.Scale[f*nj:(f+1)*nj]...),
-	}
+	st := frameOf(cl, f, nj)
 	st.rot[1] = st.rot[1].Mul(linalg.QuatFromAxisAngle(linalg.Vec3{1, 0, 0}, 0.25)).Normalize()
 	st.scale[1] = linalg.Vec3{0.8, 1.1, 1}
 	y := s.FrameInto(nil, (f+9)%s.F())
@@ -195,4 +183,17 @@ func frobenius(m linalg.Mat3) float64 {
 		s += m[r][0]*m[r][0] + m[r][1]*m[r][1] + m[r][2]*m[r][2]
 	}
 	return s
+}
+
+// frameOf is a copy of clip cl's frame f (nj joints) as a frameState.
+func frameOf(cl *rig.Clip, f, nj int) frameState {
+	st := frameState{
+		rot:   append([]linalg.Quat(nil), cl.Rotation[f*nj:(f+1)*nj]...),
+		trans: append([]linalg.Vec3(nil), cl.Translation[f*nj:(f+1)*nj]...),
+		scale: make([]linalg.Vec3, nj),
+	}
+	for j := range st.scale {
+		st.scale[j] = cl.ScaleAt(f, j, nj)
+	}
+	return st
 }
