@@ -13,6 +13,7 @@ import (
 	"github.com/meshrig/meshrig/format"
 	"github.com/meshrig/meshrig/internal/safefile"
 	"github.com/meshrig/meshrig/method"
+	"github.com/meshrig/meshrig/method/ledeng"
 	"github.com/meshrig/meshrig/method/registry"
 	"github.com/meshrig/meshrig/method/stretch"
 	"github.com/meshrig/meshrig/metric"
@@ -28,6 +29,8 @@ type rigOptions struct {
 	bonesGiven func() bool // whether --bones was on the command line
 	initBones  int
 	fast       bool
+	search     string
+	searchKind ledeng.Search // search and fast read by check
 	iterations int
 	maxInf     int
 	seed       uint64
@@ -120,7 +123,8 @@ func (o *rigOptions) addFlags(f *pflag.FlagSet) {
 	f.IntVar(&o.bones, "bones", 0, fmt.Sprintf("this many bones, 1 to %d (ledeng: fewer only when the motion has fewer moving parts; spectral: at most; default: as many as the motion needs)", maxBones))
 	o.bonesGiven = func() bool { return f.Changed("bones") }
 	f.IntVar(&o.initBones, "init-bones", 0, fmt.Sprintf("over-estimated bone count of the initialization, 2 to %d (default 32, or 1.25×--bones; the automatic count starts again from twice as many, up to 4×, when its error level stops the pruning with 3/4 of them kept)", maxBones))
-	f.BoolVar(&o.fast, "fast", false, "ledeng: find the skeleton on the mesh coarsened up to 3 times (the automatic count from 64 clusters), then fit every vertex: up to 4× faster; a higher error at a given --bones")
+	f.StringVar(&o.search, "search", "auto", "ledeng: where the skeleton is found: coarse (the mesh coarsened up to 3 times, then every vertex fitted: 2–4× faster), full (every vertex: the lowest error at a given --bones) or auto (coarse with --bones, full for the automatic count)")
+	f.BoolVar(&o.fast, "fast", false, "ledeng: --search coarse, also for the automatic count (from 64 clusters)")
 	f.IntVar(&o.iterations, "iterations", 20, "rigging iterations, 1 to 1000")
 	f.IntVar(&o.maxInf, "max-influences", 4, "most joints per vertex (1–4)")
 	f.Uint64Var(&o.seed, "seed", 1, "seed for any randomized step")
@@ -160,6 +164,15 @@ func (o *rigOptions) check() error {
 			}
 		}
 		return fmt.Errorf("--method %s always builds a skeleton (--skeleton none is for %s)", e.Name, strings.Join(free, " and "))
+	}
+	if o.searchKind, err = ledeng.ParseSearch(o.search); err != nil {
+		return fmt.Errorf("--search %q: want auto, coarse or full", o.search)
+	}
+	if o.fast {
+		if o.searchKind == ledeng.SearchFull {
+			return fmt.Errorf("--fast is --search coarse: not with --search full")
+		}
+		o.searchKind = ledeng.SearchCoarse
 	}
 	if o.collada != "" && o.collada != "1.4.1" && o.collada != "1.5" {
 		return fmt.Errorf("--collada %q: want 1.4.1 or 1.5", o.collada)
@@ -272,7 +285,7 @@ func (o *rigOptions) registryOptions(g *globals, progress method.Progress) regis
 	return registry.Options{
 		Bones:         o.bones,
 		InitBones:     o.initBones,
-		Fast:          o.fast,
+		Search:        o.searchKind,
 		Iterations:    o.iterations,
 		MaxInfluences: o.maxInf,
 		Free:          o.skeleton == "none",

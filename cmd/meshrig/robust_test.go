@@ -240,6 +240,8 @@ var robustCases = []robustCase{
 	{"10", []string{"rig", "nope", "-o", "out/a.glb", "--max-influences", "5"}, 1, "--max-influences", nil},
 	{"10", []string{"rig", "nope", "-o", "out/a.glb", "--method", "magic"}, 1, "--method", nil},
 	{"10", []string{"rig", "nope", "-o", "out/a.glb", "--collada", "2"}, 1, "--collada", nil},
+	{"10", []string{"rig", "nope", "-o", "out/a.glb", "--search", "fastest"}, 1, "--search", nil},
+	{"10", []string{"rig", "nope", "-o", "out/a.glb", "--fast", "--search", "full"}, 1, "--fast", nil},
 	{"10", []string{"eval", "nope.glb", "seq", "--fps", "Inf"}, 1, "--fps", nil},
 	{"10", []string{"info", "nope", "--fps", "NaN"}, 1, "--fps", nil},
 	{"10", []string{"bench", "nope", "--bones", "-3"}, 1, "--bones", nil},

@@ -9,7 +9,7 @@ import (
 	"github.com/meshrig/meshrig/method/skinning"
 )
 
-// Options.Fast finds the skeleton on a coarser mesh: each coarsening pairs
+// SearchCoarse finds the skeleton on a coarser mesh: each coarsening pairs
 // every vertex with its nearest unpaired neighbour (in vertex order) and
 // keeps the pairs' mean positions, rest and posed, so a level halves the
 // vertices and keeps the surface's connectivity. The search (§4–§6) and

@@ -47,7 +47,10 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 	// (a generated 103k-vertex biped: 12 for 17 joints; from 64, 22 at
 	// RMSE% 0.056), and from 64 the shared sequences' errors are lower
 	// (lion-poses 0.406 → 0.290, horse-gallop 0.184 → 0.169).
-	fastInit := opt.Fast && !opt.Free && opt.InitBones <= 0 && opt.Bones <= 0
+	fastInit := opt.coarse() && opt.InitBones <= 0 && opt.Bones <= 0
+	if opt.Search < SearchAuto || opt.Search > SearchFull {
+		return nil, fmt.Errorf("ledeng: unknown %v", opt.Search)
+	}
 	opt = opt.withDefaults()
 	if err := s.Validate(); err != nil {
 		return nil, err
@@ -78,13 +81,13 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 	// motion is the spread over all of them, closely enough, at a fraction
 	// of the cost on long sequences.
 	lap := q.rigidness()
-	if opt.Fast && !opt.Free {
+	if opt.coarse() {
 		fo := opt
 		if fastInit {
 			fo.InitBones *= 2
 		}
 		if c, of, levels := q.coarseFor(initialTarget(fo)); levels > 0 {
-			opt.Notes.Add(fmt.Sprintf("ledeng: fast: the skeleton found on %d vertices (%d pairings of the %d)", c.N, levels, q.N))
+			opt.Notes.Add(fmt.Sprintf("ledeng: the skeleton found on %d vertices (%d pairings of the %d; --search full for every vertex)", c.N, levels, q.N))
 			h, err := p.fastFit(ctx, fo, c, of, lap)
 			if err != nil {
 				return nil, err
@@ -176,7 +179,7 @@ func (p *problem) finish(h skinning.Hierarchy, s *seq.Sequence, us method.UnitSp
 	return r, r.Validate()
 }
 
-// fastFit is Options.Fast's search (coarse.go): §4–§6 and the exact
+// fastFit is SearchCoarse's search (coarse.go): §4–§6 and the exact
 // skeletal fit on the coarse problem c (of maps p's vertices to c's),
 // then the bones and weights carried to p, every frame's transforms
 // fitted under soft joints and made skeletal, and one round of

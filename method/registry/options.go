@@ -2,6 +2,7 @@ package registry
 
 import (
 	"github.com/meshrig/meshrig/method"
+	"github.com/meshrig/meshrig/method/ledeng"
 	"github.com/meshrig/meshrig/method/refit"
 )
 
@@ -17,8 +18,9 @@ type Options struct {
 	Bones int
 	// InitBones is ledeng's over-estimated initial cluster count (32).
 	InitBones int
-	// Fast is ledeng's search on a coarsened mesh (ledeng.Options.Fast).
-	Fast bool
+	// Search is where ledeng finds the skeleton (ledeng.Options.Search:
+	// the coarsened mesh when Bones is set, else every vertex).
+	Search ledeng.Search
 	// Iterations: ledeng's rigging iterations (20); Refit's rounds (20).
 	Iterations int
 	// MaxInfluences per vertex, 1 to 4 (4).
