@@ -77,15 +77,18 @@ func TestStaticMeshes(t *testing.T) {
 // (symmetric chamfer distance in % of the bounding-box diagonal): the
 // libigl rigs' TGF skeletons and the glTF characters' own skins in bind
 // pose. Issue 6 asks for at most 5% on each (issue 18: 4, not met by the
-// elephant and the arm); the bounds are the measured errors with a little
+// arm and RiggedSimple); the bounds are the measured errors with a little
 // margin, 5 itself where less is left (with the skeletonshape step and
-// its waists: elephant 4.19, wolf 2.90, arm 4.95, CesiumMan 2.35, Fox
-// 3.33, RiggedSimple 4.94; without the waists 4.37, 2.94, 4.95, 2.44,
+// its waists and the heads' ends at the neck: elephant 3.83, wolf 2.90,
+// arm 4.95, CesiumMan 2.28, Fox 3.33, RiggedSimple 4.94; before the
+// heads' ends (the elephant's crown, the head's centre merged into the
+// top of the neck) 4.19, 2.90, 4.95, 2.35, 3.33, 4.94; without the waists 4.37, 2.94, 4.95, 2.44,
 // 3.33, 4.94; before the skeletonshape step 4.76, 2.99, 4.91, 2.44, 3.25, 4.97;
 // before the plates, tips, exits, bends and welded parts: 12.0, 3.28,
 // 5.24, 3.20, 5.51, 9.08; the arm was 5.13 before the fingers thinner
 // than a voxel were pruned). What remains is mostly detail the artists
-// left out: the elephant's trunk has no joints in its rig, the arm's
+// left out: the elephant's trunk has no joints in its rig (and its true
+// skull-top joint is 5.6% of d from the crown tip), the arm's
 // truth has one joint for the whole hand where the force field still
 // finds the palm's forks (and force minima midway along its upper arm
 // and forearm, at the muscles' bellies, where the rig has none), and the
@@ -104,8 +107,8 @@ func TestJointError(t *testing.T) {
 		name  string
 		bound float64
 	}{
-		{"elephant", 4.4}, {"wolf", 3.2}, {"arm", 5},
-		{"CesiumMan.glb", 2.6}, {"Fox.glb", 3.5}, {"RiggedSimple.glb", 5},
+		{"elephant", 4}, {"wolf", 3.2}, {"arm", 5},
+		{"CesiumMan.glb", 2.5}, {"Fox.glb", 3.5}, {"RiggedSimple.glb", 5},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m, truth := groundtruth.Joints(t, c.name)

@@ -5,7 +5,8 @@
 // (Symmetrize, MirrorResidual to measure it), detail branches folded into
 // their parent (FoldDetail: short bumps; FoldThin: digits thinner than the
 // method resolves), joints along straight runs removed
-// (Straighten), the root moved to the torso (TorsoRoot), star joints
+// (Straighten), a joint at each waist (Waists: the top of a neck, the
+// head beyond it then ending at its crown), the root moved to the torso (TorsoRoot), star joints
 // split into short chains (SplitStars), a joint count honoured
 // (SetJoints) and the joints of a biped or quadruped named (Name), the
 // root then at the hips. Shape runs them in that order. It sits between

@@ -46,7 +46,12 @@ type Options struct {
 // unless opt.Joints; rooted at the torso
 // (TorsoRoot, on the plane when there is one, next to a star rather than
 // at it); no
-// joint with more than three children (SplitStars); and opt.Joints
+// joint with more than three children (SplitStars); where a part hung
+// from a waist has no joint at its far end because its other bone turns
+// back (an elephant's head above its trunk), a tip at its crown
+// (crowns), and the joint at the centre of a part hung from a waist
+// that ends the body merged into the waist's (ends: the head's bones
+// start at the top of the neck); and opt.Joints
 // joints when it asks (SetJoints); on a symmetric skeleton with a biped
 // or quadruped layout, the joints are named (Name) and the root moved to
 // the hips. Joints are kept inside m's bounding box. s is not changed;
@@ -104,9 +109,10 @@ func Shape(ctx context.Context, m *mesh.Mesh, s *static.Skeleton, opt Options) (
 			radius = thickness(tree, out.Joints)
 		}
 	}
+	var lumps []lump
 	if opt.Joints == 0 {
-		if added := Waists(out, tree, symmetricRadius(out, radius, plane, d), plane, d); added > 0 {
-			opt.Notes.Add(fmt.Sprintf("shape: %d joints added at waists (a bone's narrowest point, thinner than both its ends, with a part at least %d times as thick beyond it: a head on its neck)", added, waistLump))
+		if lumps = waists(out, tree, symmetricRadius(out, radius, plane, d), plane, d); len(lumps) > 0 {
+			opt.Notes.Add(fmt.Sprintf("shape: %d joints added at waists (a bone's narrowest point, thinner than both its ends, with a part at least %d times as thick beyond it: a head on its neck)", len(lumps), waistLump))
 			radius = thickness(tree, out.Joints)
 		}
 	}
@@ -125,6 +131,15 @@ func Shape(ctx context.Context, m *mesh.Mesh, s *static.Skeleton, opt Options) (
 	out.Root = offStar(out, TorsoRoot(out, radius, allowed), radius, allowed)
 	if added := SplitStars(out, mainAxis(m), plane, d); added > 0 {
 		opt.Notes.Add(fmt.Sprintf("shape: %d joints added to split joints with more than %d children into chains", added, maxChildren))
+	}
+	if len(lumps) > 0 {
+		if n := crowns(out, tree, lumps, symmetricRadius(out, thickness(tree, out.Joints), plane, d), plane, d, opt.Resolution); n > 0 {
+			opt.Notes.Add(fmt.Sprintf("shape: %d tips added at the far end of parts hung from a waist whose other bone turns back (a head's crown above a trunk)", n))
+		}
+		var n int
+		if out, n = ends(out, lumps); n > 0 {
+			opt.Notes.Add(fmt.Sprintf("shape: %d joints at the centre of parts hung from a waist that end the body (a head) merged into their waist", n))
+		}
 	}
 	if opt.Joints > 0 {
 		before := len(out.Joints)

@@ -92,3 +92,74 @@ func TestWaists(t *testing.T) {
 		})
 	}
 }
+
+// TestHeadEnds: the head on its neck of TestWaists, its skeleton given
+// as the force field finds such a part — one bone from the body's centre
+// to the head's, and from there a bone that turns back towards the body
+// (a trunk leaving the head forwards and down) or one on to the crown.
+// Shape adds the joint at the neck (Waists); where the head's other bone
+// turns back, a tip at the crown, on the neck's axis a resolution short
+// of the surface (crowns: without it nothing marks the head's far end);
+// and the head's centre, which ends the body (every other bone leads to
+// a tip), is merged into the neck's joint, from which the head's bones
+// then start (ends: without it a joint stays at the head's centre, in
+// the middle of a part that turns at the neck).
+func TestHeadEnds(t *testing.T) {
+	m := lathe(6, func(y float64) float64 {
+		neck := 0.0
+		if y > 2.5 && y < 4.5 {
+			neck = 0.4
+		}
+		return max(ball(y, 1.5, 1.5), neck, ball(y, 5, 1))
+	})
+	const res = 0.05
+	for _, c := range []struct {
+		name  string
+		end   linalg.Vec3 // the head centre's other joint
+		crown bool
+	}{
+		{"trunk", linalg.Vec3{0.5, 4.6, 0}, true},
+		{"crown", linalg.Vec3{0, 5.9, 0}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			s := &static.Skeleton{Joints: []linalg.Vec3{{0, 1.5, 0}, {0, 5, 0}, c.end}, Edges: [][2]int{{0, 1}, {1, 2}}}
+			out, err := Shape(context.Background(), m, s, Options{NoSymmetry: true, Resolution: res})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := out.Validate(); err != nil {
+				t.Fatal(err)
+			}
+			want := 3 // body, neck, the head's end
+			if c.crown {
+				want = 4
+			}
+			if len(out.Joints) != want {
+				t.Errorf("%d joints %v, want %d", len(out.Joints), out.Joints, want)
+			}
+			neck, crown := -1, -1
+			for j, p := range out.Joints {
+				if p.Dist(linalg.Vec3{0, 5, 0}) < 0.3 {
+					t.Errorf("joint %d at %v: the head's centre kept", j, p)
+				}
+				if p[1] > 3 && p[1] < 4.1 && math.Hypot(p[0], p[2]) < 0.01 {
+					neck = j
+				}
+				if p[1] > 5.5 && math.Hypot(p[0], p[2]) < 0.05 {
+					crown = j
+				}
+			}
+			if neck < 0 {
+				t.Fatalf("no joint on the neck: %v", out.Joints)
+			}
+			if c.crown && (crown < 0 || out.Joints[crown][1] < 6-2*res || out.Joints[crown][1] > 6-res/2) {
+				t.Errorf("no crown tip a resolution short of the head's top (6): %v", out.Joints)
+			}
+			// Every bone of the head starts at the neck's joint.
+			adj := adjacency(len(out.Joints), out.Edges)
+			if len(adj[neck]) != want-1 {
+				t.Errorf("the neck's joint has bones to %v, want the body and the head's ends", adj[neck])
+			}
+		})
+	}
+}
