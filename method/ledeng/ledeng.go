@@ -92,7 +92,7 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 			if err != nil {
 				return nil, err
 			}
-			return p.finish(h, s, us, full, w)
+			return p.finish(h, s, us, full, w, true)
 		}
 	}
 	joints, err := q.findBones(ctx, opt, lap)
@@ -123,9 +123,9 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 	}
 	if q != p {
 		q.carryTo(p, joints, math.Pow(1.5, float64(opt.Iterations)))
-		p.refine(&h, opt, lap)
+		p.refine(&h, opt, lap, false)
 	}
-	return p.finish(h, s, us, full, w)
+	return p.finish(h, s, us, full, w, false)
 }
 
 // noteFewer says so when the search found fewer bones, b, than asked for.
@@ -154,25 +154,26 @@ func (q *problem) skeletalFit(ctx context.Context, opt Options, joints []skinnin
 	return h, err
 }
 
-// refine makes p's transforms (from carryTo or settle) skeletal under h
-// and fits one round on every frame: rotations, joint positions, then
-// weights (lap p's rigidness Laplacian).
-func (p *problem) refine(h *skinning.Hierarchy, opt Options, lap []float64) {
+// refine makes p's transforms (from carryTo or fastFit) skeletal under h
+// and fits one round on every frame: rotations (to convergence with
+// newton), joint positions, then weights (lap p's rigidness Laplacian).
+func (p *problem) refine(h *skinning.Hierarchy, opt Options, lap []float64, newton bool) {
 	p.Constrain(*h)
-	p.FitRotations(*h, finalSweeps)
+	p.fitRotations(*h, newton)
 	p.FitJoints(h)
 	ws := &weightSolver{p: p, k: opt.MaxInfluences, omega: opt.Smoothness, lap: lap, keep: opt.Bones > 0}
 	ws.update(smoothingSweeps(p.N))
 }
 
-// finish fits every frame's rotations under h, the weights and joints
-// being final, on p and then on the input's every vertex, seam copies
-// included, and returns the rig in the input's units.
-func (p *problem) finish(h skinning.Hierarchy, s *seq.Sequence, us method.UnitSphere, full *skinning.Model, w *weld.Result) (*rig.Rig, error) {
-	p.FitRotations(h, finalSweeps)
+// finish fits every frame's rotations under h (to convergence with
+// newton), the weights and joints being final, on p and then on the
+// input's every vertex, seam copies included, and returns the rig in the
+// input's units.
+func (p *problem) finish(h skinning.Hierarchy, s *seq.Sequence, us method.UnitSphere, full *skinning.Model, w *weld.Result, newton bool) (*rig.Rig, error) {
+	p.fitRotations(h, newton)
 	if full := skinning.Spread(p.Model, full, w); full != p.Model {
-		full.FitRotations(h, finalSweeps)
 		p = &problem{full}
+		p.fitRotations(h, newton)
 	}
 	r := p.SkeletalRig(h, s)
 	us.RigFrom(r, s.Rest)
@@ -182,8 +183,8 @@ func (p *problem) finish(h skinning.Hierarchy, s *seq.Sequence, us method.UnitSp
 // fastFit is SearchCoarse's search (coarse.go): §4–§6 and the exact
 // skeletal fit on the coarse problem c (of maps p's vertices to c's),
 // then the bones and weights carried to p, every frame's transforms
-// fitted under soft joints and made skeletal, and one round of
-// rotations, joints and weights on p. It returns the hierarchy.
+// fitted bone by bone and made skeletal, and one round of rotations (to
+// convergence), joints and weights on p. It returns the hierarchy.
 func (p *problem) fastFit(ctx context.Context, opt Options, c *problem, of []int32, lap []float64) (skinning.Hierarchy, error) {
 	clap := c.rigidness()
 	joints, err := c.findBones(ctx, opt, clap)
@@ -196,8 +197,11 @@ func (p *problem) fastFit(ctx context.Context, opt Options, c *problem, of []int
 		return h, err
 	}
 	c.expandTo(p, of)
-	p.settle(joints, math.Pow(1.5, float64(opt.Iterations)))
-	p.refine(&h, opt, lap)
+	// A rigid fit per bone is start enough for the converged rotations:
+	// the soft-joint updates carryTo adds changed no figure (cow at 11
+	// bones RMSE% 1.4288 with them, 1.4277 without) and cost 5%.
+	p.M = p.FitWeighted()
+	p.refine(&h, opt, lap, true)
 	return h, nil
 }
 
@@ -219,6 +223,16 @@ func (p *problem) settle(joints []skinning.Joint, lambda float64) {
 	p.M = p.FitWeighted()
 	for it := 0; it < 2; it++ {
 		p.UpdateTransforms(lambda, joints)
+	}
+}
+
+// fitRotations fits every frame's rotations under h: to convergence
+// with newton (skinning's FitRotationsNewton), else finalSweeps sweeps.
+func (p *problem) fitRotations(h skinning.Hierarchy, newton bool) {
+	if newton {
+		p.FitRotationsNewton(h, finalSweeps)
+	} else {
+		p.FitRotations(h, finalSweeps)
 	}
 }
 

@@ -98,3 +98,83 @@ func TestFitRotationsErrorFromSums(t *testing.T) {
 		t.Fatalf("FitRotations returned %.12g, SSE is %.12g", got, want)
 	}
 }
+
+// The Newton steps reach (to their stopping gain) the error block sweeps
+// reach only after thousands, from the same start (a far one: every
+// transform turned at random, weights spread at random, so the residual
+// is large and Gauss–Newton converges linearly), keep the transforms
+// skeletal and return the data term; FitRotationsNewton's few steps gain
+// on its sweeps.
+func TestFitRotationsNewton(t *testing.T) {
+	start, h := perturbed(t)
+	start.Constrain(h)
+	fit := func(f func(m *Model) float64) (*Model, float64) {
+		m := *start
+		m.M = append([]linalg.Affine(nil), start.M...)
+		return &m, f(&m)
+	}
+	_, few := fit(func(m *Model) float64 { return m.FitRotations(h, newtonSweeps) })
+	_, many := fit(func(m *Model) float64 { return m.FitRotations(h, 2000) })
+	_, quick := fit(func(m *Model) float64 { return m.FitRotationsNewton(h, 30) })
+	m, got := fit(func(m *Model) float64 { return m.fitRotations(h, newtonSweeps, 300) })
+	t.Logf("error after %d sweeps %.9g, 2000 sweeps %.9g, Newton %d steps %.9g, 300 steps %.9g", newtonSweeps, few, many, newtonSteps, quick, got)
+	if want := m.SSE(); math.Abs(got-want) > 1e-9*want {
+		t.Fatalf("FitRotationsNewton returned %.12g, SSE is %.12g", got, want)
+	}
+	if got > many*(1+1e-4) || !(quick < few) {
+		t.Errorf("Newton's error %.9g (%d steps %.9g): not at 2000 sweeps' %.9g, or not under %d sweeps' %.9g", got, newtonSteps, quick, many, newtonSweeps, few)
+	}
+	for f := 0; f < m.F; f++ {
+		mf := m.M[f*m.B : (f+1)*m.B]
+		for _, b := range h.Order {
+			if pb := h.Parent[b]; pb >= 0 {
+				if d := mf[b].Apply(h.Head[b]).Dist(mf[pb].Apply(h.Head[b])); d > 1e-9 {
+					t.Fatalf("frame %d bone %d: head off its parent by %g", f, b, d)
+				}
+			}
+		}
+	}
+}
+
+// newtonSystem's gradient is the error's, by central differences in
+// every bone's rotation (R_a ← exp([ω_a]×)R_a) and the root position.
+func TestNewtonGradient(t *testing.T) {
+	m, h := perturbed(t)
+	m.Constrain(h)
+	ls := m.newLeverSums(h)
+	const f = 1
+	v := make([]linalg.Mat3, m.B)
+	vsum, vv := ls.frameSums(m.Frame(f), v)
+	rot := make([]linalg.Mat3, m.B)
+	for a := range rot {
+		rot[a] = m.M[f*m.B+a].M
+	}
+	root := h.Order[0]
+	p := m.M[f*m.B+int(root)].Apply(h.Head[root])
+	n := float64(m.N)
+	s := newNewtonScratch(m.B)
+	ls.newtonSystem(rot, v, p, vsum, n, s)
+	energy := func(a, k int, eps float64) float64 {
+		r := append([]linalg.Mat3(nil), rot...)
+		q := p
+		if a < m.B {
+			var w linalg.Vec3
+			w[k] = 1
+			r[a] = linalg.QuatFromAxisAngle(w, eps).Mat3().Mul(rot[a])
+		} else {
+			q[k] += eps
+		}
+		return vv + ls.quadratic(r, v, q, vsum, n)
+	}
+	const h6 = 1e-6
+	for a := 0; a <= m.B; a++ {
+		for k := 0; k < 3; k++ {
+			num := (energy(a, k, h6) - energy(a, k, -h6)) / (2 * h6)
+			// The system's g is the negative gradient of Σ‖r‖²/2.
+			got := -2 * s.g.AtVec(3*a+k)
+			if math.Abs(num-got) > 1e-5*(1+math.Abs(num)) {
+				t.Errorf("unknown %d.%d: gradient %.9g, central difference %.9g", a, k, got, num)
+			}
+		}
+	}
+}
