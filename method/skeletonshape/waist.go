@@ -101,23 +101,26 @@ func waists(s *static.Skeleton, tree *bvh.Tree, radius []float64, plane *Plane, 
 }
 
 // crowns adds a tip at the far end of each lump (see Waists) that has
-// none: where the thick part hung from a waist has one other bone and
-// that bone turns back from the waist's axis (more than a right angle
-// from the direction waist → lump centre: an elephant's trunk, which
-// leaves its head forwards and down), the part's own far end along the
-// axis — the crown of the head, where an animator ends the head's bone —
-// has no joint. The tip goes on that axis, res (the method's resolution)
-// short of the surface, like the method's own tips. With plane not nil a
-// lump on the plane gets its tip on the plane, and a lump off it gets
-// its tip only with its mirror image, which gets the tip's mirror image.
-// It returns the number of tips added.
+// none: where the thick part hung from a waist (the waist's joint its
+// parent in the rooted skeleton: the part, not the body it hangs from)
+// has one other bone and that bone turns back from the waist's axis
+// (more than a right angle from the direction waist → lump centre: an
+// elephant's trunk, which leaves its head forwards and down), the part's
+// own far end along the axis — the crown of the head, where an animator
+// ends the head's bone — has no joint. The tip goes on that axis, res
+// (the method's resolution) short of the surface, like the method's own
+// tips. With plane not nil a lump on the plane gets its tip on the
+// plane, and a lump off it gets its tip only with its mirror image,
+// which gets the tip's mirror image. It returns the number of tips
+// added.
 func crowns(s *static.Skeleton, tree *bvh.Tree, lumps []lump, radius []float64, plane *Plane, d, res float64) int {
 	adj := adjacency(len(s.Joints), s.Edges)
+	parent, _ := s.Tree()
 	done := make([]bool, len(s.Joints))
 	added := 0
 	for _, l := range lumps {
 		c := l.centre
-		if done[c] || len(adj[c]) != 2 {
+		if done[c] || len(adj[c]) != 2 || parent[c] != l.waist {
 			continue
 		}
 		done[c] = true
@@ -234,12 +237,14 @@ func mirrorBone(s *static.Skeleton, plane *Plane, k int, d float64) int {
 }
 
 // ends removes the joint at the centre of each lump (see Waists) that
-// ends the body: when every other bone of the lump's joint leads, through
-// joints with two bones, to a tip (a head's crown, a trunk's or a
-// snout's end), the part turns where it hangs, at the waist, and the
-// force field's minimum in its middle is no joint an animator places:
-// the part's bones start at the waist. The lump's joint is merged into
-// its waist joint. It returns the new skeleton and the number removed.
+// hangs from its waist (the waist's joint its parent in the rooted
+// skeleton) and ends the body: when every other bone of the lump's joint
+// leads, through joints with two bones, to a tip (a head's crown, a
+// trunk's or a snout's end), the part turns where it hangs, at the waist,
+// and the force field's minimum in its middle is no joint an animator
+// places: the part's bones start at the waist. The lump's joint is
+// merged into its waist joint. It returns the new skeleton and the number
+// removed.
 func ends(s *static.Skeleton, lumps []lump) (*static.Skeleton, int) {
 	adj := adjacency(len(s.Joints), s.Edges)
 	toTip := func(from, j int) bool {
@@ -259,11 +264,12 @@ func ends(s *static.Skeleton, lumps []lump) (*static.Skeleton, int) {
 		}
 		return false
 	}
+	parent, _ := s.Tree()
 	drop := make([]bool, len(s.Joints))
 	n := 0
 	for _, l := range lumps {
 		c := l.centre
-		if c == s.Root || len(adj[c]) < 2 || drop[c] || drop[l.waist] {
+		if parent[c] != l.waist || len(adj[c]) < 2 || drop[c] || drop[l.waist] {
 			continue
 		}
 		ok := true
