@@ -69,6 +69,10 @@ func (j Job) Args() []string {
 	if o.Seed != 0 {
 		a = append(a, "--seed", strconv.FormatUint(o.Seed, 10))
 	}
+	str("--search", o.Search)
+	if o.Stretch {
+		a = append(a, "--stretch")
+	}
 	return a
 }
 

@@ -53,6 +53,8 @@ type RigOptions struct {
 	InitBones     int     `json:"init_bones,omitempty"`
 	MaxInfluences int     `json:"max_influences,omitempty"`
 	Seed          uint64  `json:"seed,omitempty"`
+	Search        string  `json:"search,omitempty"`
+	Stretch       bool    `json:"stretch,omitempty"`
 }
 
 // line is one manifest line as written.
@@ -248,6 +250,11 @@ func (it *Item) check() error {
 		if _, err := fmt.Sscanf(o.Rest, "frame:%d", &k); err != nil || k < 1 || fmt.Sprintf("frame:%d", k) != o.Rest {
 			return fmt.Errorf(`"rest" %q: want a mesh file or frame:K with K ≥ 1`, o.Rest)
 		}
+	}
+	switch o.Search {
+	case "", "auto", "coarse", "full":
+	default:
+		return fmt.Errorf(`"search" %q: want auto, coarse or full`, o.Search)
 	}
 	switch {
 	case o.FPS < 0 || math.IsInf(o.FPS, 0) || o.FPS > 10000:
