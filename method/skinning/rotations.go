@@ -36,17 +36,17 @@ const (
 	newtonGain   = 1e-7
 )
 
-// newtonBones is the most bones FitRotationsNewton takes Newton steps
+// NewtonBones is the most bones FitRotationsNewton takes Newton steps
 // for: its dense system costs O(B³) per step and frame, and at the
 // automatic cow's 48 bones it added 1.7 CPU-seconds to 6.2.
-const newtonBones = 40
+const NewtonBones = 40
 
 // FitRotationsNewton is FitRotations to convergence: per frame, a few
 // block sweeps, then Levenberg–Marquardt steps on every bone's rotation
-// and the root position at once (newtonFrame). Above newtonBones bones
+// and the root position at once (newtonFrame). Above NewtonBones bones
 // it is FitRotations(h, sweeps).
 func (p *Model) FitRotationsNewton(h Hierarchy, sweeps int) float64 {
-	if p.B > newtonBones {
+	if p.B > NewtonBones {
 		return p.FitRotations(h, sweeps)
 	}
 	return p.fitRotations(h, newtonSweeps, newtonSteps)
