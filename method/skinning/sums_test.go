@@ -59,6 +59,22 @@ func TestUpdateTransformsDescends(t *testing.T) {
 	}
 }
 
+// skeletal fails t unless, in every frame of m, each child's head goes
+// where its parent carries it.
+func skeletal(t *testing.T, m *Model, h Hierarchy) {
+	t.Helper()
+	for f := 0; f < m.F; f++ {
+		mf := m.M[f*m.B : (f+1)*m.B]
+		for _, b := range h.Order {
+			if pb := h.Parent[b]; pb >= 0 {
+				if d := mf[b].Apply(h.Head[b]).Dist(mf[pb].Apply(h.Head[b])); d > 1e-9 {
+					t.Fatalf("frame %d bone %d: head off its parent by %g", f, b, d)
+				}
+			}
+		}
+	}
+}
+
 // FitRotations works on lever sums; its result must lower the error
 // measured vertex by vertex and keep the transforms skeletal.
 func TestFitRotationsFromSums(t *testing.T) {
@@ -70,17 +86,7 @@ func TestFitRotationsFromSums(t *testing.T) {
 	if !(after < before) {
 		t.Fatalf("FitRotations did not lower the error: %g → %g", before, after)
 	}
-	// Skeletal: each child's head goes where its parent carries it.
-	for f := 0; f < m.F; f++ {
-		mf := m.M[f*m.B : (f+1)*m.B]
-		for _, b := range h.Order {
-			if pb := h.Parent[b]; pb >= 0 {
-				if d := mf[b].Apply(h.Head[b]).Dist(mf[pb].Apply(h.Head[b])); d > 1e-9 {
-					t.Fatalf("frame %d bone %d: head off its parent by %g", f, b, d)
-				}
-			}
-		}
-	}
+	skeletal(t, m, h)
 	// A second call from the optimum barely moves it.
 	m.FitRotations(h, 30)
 	if again := m.SSE(); again > after*(1+1e-6) {
@@ -124,16 +130,7 @@ func TestFitRotationsNewton(t *testing.T) {
 	if got > many*(1+1e-4) || !(quick < few) {
 		t.Errorf("Newton's error %.9g (%d steps %.9g): not at 2000 sweeps' %.9g, or not under %d sweeps' %.9g", got, newtonSteps, quick, many, newtonSweeps, few)
 	}
-	for f := 0; f < m.F; f++ {
-		mf := m.M[f*m.B : (f+1)*m.B]
-		for _, b := range h.Order {
-			if pb := h.Parent[b]; pb >= 0 {
-				if d := mf[b].Apply(h.Head[b]).Dist(mf[pb].Apply(h.Head[b])); d > 1e-9 {
-					t.Fatalf("frame %d bone %d: head off its parent by %g", f, b, d)
-				}
-			}
-		}
-	}
+	skeletal(t, m, h)
 }
 
 // newtonSystem's gradient is the error's, by central differences in
