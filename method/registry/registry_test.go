@@ -19,6 +19,7 @@ import (
 	"github.com/meshrig/meshrig/method/refit"
 	"github.com/meshrig/meshrig/metric"
 	"github.com/meshrig/meshrig/rig"
+	"github.com/meshrig/meshrig/rig/edit"
 	"github.com/meshrig/meshrig/seq"
 )
 
@@ -308,5 +309,47 @@ func TestRefitKeepsScaleTracks(t *testing.T) {
 	}
 	if !out.HasScale() {
 		t.Error("masked refit lost the scale tracks")
+	}
+}
+
+// TestRefitEditedScaleTracks: a squashing rig whose skeleton was edited
+// (a bone split, a joint moved) has its scale tracks reset to ones by the
+// edit; the refit fits them again: the result keeps scale tracks and
+// fits well under the same edit refitted as a rotation-only rig.
+func TestRefitEditedScaleTracks(t *testing.T) {
+	r := testrig.SquashTube(t, 24, linalg.Vec3{}, testrig.KeepArea)
+	s := testrig.Play(t, r)
+	ed, _, err := edit.SplitBone(r, 2, 0.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ed, err = edit.MoveJoint(ed, 1, linalg.Vec3{1.1, 0.05, 0}); err != nil {
+		t.Fatal(err)
+	}
+	plain := *ed
+	plain.Clips = append(plain.Clips[:0:0], ed.Clips...)
+	plain.Clips[0].Scale = nil
+	out, _, err := RefitAnimation(context.Background(), ed, s, refit.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rot, _, err := RefitAnimation(context.Background(), &plain, s, refit.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := metric.Compare(s, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rotOnly, err := metric.Compare(s, rot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("edited and refitted: RMSE%% %.4f with scale tracks, %.4f rotation-only", got.RMSEPercent, rotOnly.RMSEPercent)
+	if !out.HasScale() {
+		t.Fatal("the refit lost the scale tracks")
+	}
+	if !(got.RMSEPercent < rotOnly.RMSEPercent/2) {
+		t.Errorf("RMSE%% %.4f with scale tracks: not under half the rotation-only %.4f", got.RMSEPercent, rotOnly.RMSEPercent)
 	}
 }

@@ -23,6 +23,12 @@
 // Rename and MoveJoint of the root (or of a weightless leaf) change no
 // vertex's playback.
 //
+// A rig that squashes and stretches (clips with scale tracks) keeps them
+// through a rename. Any other edit carries its rotations and translations
+// as a rotation-only rig's and gives it scale tracks of ones: a scale is
+// inherited by every joint below it, so it would have to be split again
+// at the new joints; a refit (registry.RefitAnimation) fits them again.
+//
 //	r, ids, err := edit.RemoveJoint(r, elbow) // ids[k]: old joint k's new id
 //	r, mid, err := edit.SplitBone(r, ids[wrist], 0.5) // a joint mid-forearm
 //

@@ -78,13 +78,6 @@ func (p *plan) delete(at int) {
 // input joint (Removed for one the plan dropped) and the new id of every
 // entry.
 func (p *plan) build() (*rig.Rig, []rig.JointID, []rig.JointID, error) {
-	for _, c := range p.in.Clips {
-		// Carrying scale through a changed hierarchy would need the
-		// inherited scale re-split at every joint; not done yet.
-		if c.HasScale() {
-			return nil, nil, nil, fmt.Errorf("clip %q has scale tracks (--stretch): skeleton edits support rotation-only rigs", c.Name)
-		}
-	}
 	order, perm, err := stableOrder(p.entries)
 	if err != nil {
 		return nil, nil, nil, err
@@ -120,14 +113,55 @@ func (p *plan) build() (*rig.Rig, []rig.JointID, []rig.JointID, error) {
 	tol := rigidTol(in)
 	idle := weightless(&out.Skeleton, out.Skin)
 	out.Clips = make([]rig.Clip, len(in.Clips))
+	same := p.sameSkeleton(order)
 	for c := range in.Clips {
-		out.Clips[c] = p.clip(&in.Clips[c], &out.Skeleton, order, idle, tol)
+		ic := &in.Clips[c]
+		if same && ic.HasScale() {
+			// A rename: the tracks as they were, scales included.
+			out.Clips[c] = rig.Clip{Name: ic.Name, FPS: ic.FPS, Frames: ic.Frames,
+				Rotation:    append([]linalg.Quat(nil), ic.Rotation...),
+				Translation: append([]linalg.Vec3(nil), ic.Translation...),
+				Scale:       append([]linalg.Vec3(nil), ic.Scale...)}
+			continue
+		}
+		out.Clips[c] = p.clip(ic, &out.Skeleton, order, idle, tol)
+		if ic.HasScale() {
+			// Squash and stretch does not survive a changed hierarchy as
+			// it is: a scale is inherited down the joints below it, so
+			// each would have to be split again at the new joints. The
+			// rotations and translations are carried as a rotation-only
+			// rig's, and the scale tracks come back as ones: still scale
+			// tracks, so a refit fits them again (registry.RefitAnimation,
+			// as the viewer's re-solve and meshrig refit do).
+			sc := make([]linalg.Vec3, ic.Frames*n)
+			for k := range sc {
+				sc[k] = linalg.Vec3{1, 1, 1}
+			}
+			out.Clips[c].Scale = sc
+		}
 	}
 	if err := out.Validate(); err != nil {
 		// The edits keep every rule Validate checks: this is a bug here.
 		return nil, nil, nil, fmt.Errorf("edited rig is invalid: %w", err)
 	}
 	return out, ids, perm, nil
+}
+
+// sameSkeleton reports whether the plan, in order, is the input's
+// skeleton joint for joint — the same parents and heads — as after a
+// rename.
+func (p *plan) sameSkeleton(order []int) bool {
+	in := p.in.Skeleton.Joints
+	if len(order) != len(in) {
+		return false
+	}
+	for id, e := range order {
+		en := p.entries[e]
+		if int(en.old) != id || en.joint.Parent != in[id].Parent || en.joint.Head != in[id].Head {
+			return false
+		}
+	}
+	return true
 }
 
 // weightless reports, for every joint of s, whether no vertex is weighted
