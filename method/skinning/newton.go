@@ -1,24 +1,53 @@
 package skinning
 
 import (
+	"math"
+
 	"github.com/meshrig/meshrig/linalg"
-	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack/lapack64"
 )
 
-// newtonScratch is one worker's system for newtonFrame.
+// newtonScratch is one worker's system for newtonFrame: the n×n
+// Gauss–Newton matrix h (row-major, its upper triangle), its damped copy
+// sys (factored in place), the right-hand side g and the step x.
 type newtonScratch struct {
-	h   *mat.SymDense
-	sys *mat.SymDense
-	g   *mat.VecDense
-	x   mat.VecDense
-	ch  mat.Cholesky
-	try []linalg.Mat3
-	ra  []linalg.Vec3 // R_a S_a
+	n      int
+	h, sys []float64
+	g, x   []float64
+	try    []linalg.Mat3
+	ra     []linalg.Vec3 // R_a S_a
 }
 
 func newNewtonScratch(b int) *newtonScratch {
 	n := 3*b + 3
-	return &newtonScratch{h: mat.NewSymDense(n, nil), sys: mat.NewSymDense(n, nil), g: mat.NewVecDense(n, nil), try: make([]linalg.Mat3, b), ra: make([]linalg.Vec3, b)}
+	return &newtonScratch{n: n, h: make([]float64, n*n), sys: make([]float64, n*n), g: make([]float64, n), x: make([]float64, n),
+		try: make([]linalg.Mat3, b), ra: make([]linalg.Vec3, b)}
+}
+
+// solve factors h + μ·diag(h) (LAPACK's Cholesky, without the condition
+// estimate gonum's mat.Cholesky adds, half its cost here) and solves for
+// the step into x; false when the damped matrix is not positive definite.
+func (s *newtonScratch) solve(mu float64) bool {
+	n := s.n
+	copy(s.sys, s.h)
+	for i := 0; i < n; i++ {
+		d := s.h[i*n+i]
+		s.sys[i*n+i] = d + mu*max(d, 1e-12)
+	}
+	t, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Upper, N: n, Stride: n, Data: s.sys})
+	if !ok {
+		return false
+	}
+	copy(s.x, s.g)
+	lapack64.Potrs(t, blas64.General{Rows: n, Cols: 1, Stride: 1, Data: s.x})
+	for _, v := range s.x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // axial is Σ u×w for A = Σ w uᵀ.
@@ -42,29 +71,19 @@ func (ls *leverSums) newtonFrame(rot, v []linalg.Mat3, p *linalg.Vec3, vsum lina
 		ls.newtonSystem(rot, v, *p, vsum, n, s)
 		improved := false
 		for try := 0; try < 8; try++ {
-			sys := s.sys
-			sys.CopySym(s.h)
-			for i := 0; i < 3*nb+3; i++ {
-				d := s.h.At(i, i)
-				sys.SetSym(i, i, d+mu*max(d, 1e-12))
-			}
-			if !s.ch.Factorize(sys) {
-				mu *= 10
-				continue
-			}
-			if err := s.ch.SolveVecTo(&s.x, s.g); err != nil {
+			if !s.solve(mu) {
 				mu *= 10
 				continue
 			}
 			for a := 0; a < nb; a++ {
-				w := linalg.Vec3{s.x.AtVec(3 * a), s.x.AtVec(3*a + 1), s.x.AtVec(3*a + 2)}
+				w := linalg.Vec3{s.x[3*a], s.x[3*a+1], s.x[3*a+2]}
 				if ang := w.Norm(); ang > 0 {
 					s.try[a] = linalg.QuatFromAxisAngle(w, ang).Mat3().Mul(rot[a])
 				} else {
 					s.try[a] = rot[a]
 				}
 			}
-			np := p.Add(linalg.Vec3{s.x.AtVec(3 * nb), s.x.AtVec(3*nb + 1), s.x.AtVec(3*nb + 2)})
+			np := p.Add(linalg.Vec3{s.x[3*nb], s.x[3*nb+1], s.x[3*nb+2]})
 			ne := vv + ls.quadratic(s.try, v, np, vsum, n)
 			if ne < e {
 				gain := e - ne
@@ -91,29 +110,29 @@ func (ls *leverSums) newtonFrame(rot, v []linalg.Mat3, p *linalg.Vec3, vsum lina
 // negative gradient of the frame's error at rot, p (see newtonFrame).
 func (ls *leverSums) newtonSystem(rot, v []linalg.Mat3, p, vsum linalg.Vec3, n float64, s *newtonScratch) {
 	nb := len(rot)
-	clear(s.h.RawSymmetric().Data)
+	clear(s.h)
 	gp := p.Scale(n).Sub(vsum)
 	for a := 0; a < nb; a++ {
 		ra := rot[a]
 		s.ra[a] = ra.MulVec(ls.sum[a])
 		gp = gp.Add(s.ra[a])
-		setBlock(s.h, a, a, hessBlock(ra.Mul(ls.self[a]).Mul(ra.T())))
+		s.setBlock(a, a, hessBlock(ra.Mul(ls.self[a]).Mul(ra.T())))
 		g := s.ra[a].Cross(p).Sub(axial(v[a].Mul(ra.T())))
 		for _, pr := range ls.pairs[ls.pstart[a]:ls.pstart[a+1]] {
 			mb := rot[pr.b].Mul(pr.c).Mul(ra.T())
 			g = g.Add(axial(mb))
 			if int(pr.b) > a {
-				setBlock(s.h, a, int(pr.b), hessBlock(mb))
+				s.setBlock(a, int(pr.b), hessBlock(mb))
 			}
 		}
 		for k := 0; k < 3; k++ {
-			s.g.SetVec(3*a+k, -g[k])
+			s.g[3*a+k] = -g[k]
 		}
-		setBlock(s.h, a, nb, skew(s.ra[a])) // H_ap = [R_a S_a]×
+		s.setBlock(a, nb, skew(s.ra[a])) // H_ap = [R_a S_a]×
 	}
 	for k := 0; k < 3; k++ {
-		s.g.SetVec(3*nb+k, -gp[k])
-		s.h.SetSym(3*nb+k, 3*nb+k, n)
+		s.g[3*nb+k] = -gp[k]
+		s.h[(3*nb+k)*s.n+3*nb+k] = n
 	}
 }
 
@@ -134,14 +153,16 @@ func skew(u linalg.Vec3) linalg.Mat3 {
 	return linalg.Mat3{{0, -u[2], u[1]}, {u[2], 0, -u[0]}, {-u[1], u[0], 0}}
 }
 
-// setBlock sets block (a, b), a ≤ b, of the symmetric system (3×3 blocks).
-func setBlock(h *mat.SymDense, a, b int, m linalg.Mat3) {
+// setBlock sets block (a, b), a ≤ b, of the upper triangle of s.h (3×3
+// blocks).
+func (s *newtonScratch) setBlock(a, b int, m linalg.Mat3) {
 	for i := 0; i < 3; i++ {
+		row := s.h[(3*a+i)*s.n:]
 		for j := 0; j < 3; j++ {
 			if a == b && j < i {
 				continue
 			}
-			h.SetSym(3*a+i, 3*b+j, m[i][j])
+			row[3*b+j] = m[i][j]
 		}
 	}
 }

@@ -168,7 +168,7 @@ func TestNewtonGradient(t *testing.T) {
 		for k := 0; k < 3; k++ {
 			num := (energy(a, k, h6) - energy(a, k, -h6)) / (2 * h6)
 			// The system's g is the negative gradient of Σ‖r‖²/2.
-			got := -2 * s.g.AtVec(3*a+k)
+			got := -2 * s.g[3*a+k]
 			if math.Abs(num-got) > 1e-5*(1+math.Abs(num)) {
 				t.Errorf("unknown %d.%d: gradient %.9g, central difference %.9g", a, k, got, num)
 			}
