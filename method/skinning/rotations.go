@@ -38,8 +38,8 @@ const (
 
 // NewtonBones is the most bones FitRotationsNewton takes Newton steps
 // for: its dense system costs O(B³) per step and frame. At the automatic
-// cow's 48 bones it took RMSE% 0.542 → 0.521 for 12% more time (6.3 →
-// 7.0 CPU-seconds); at 64 a step costs about what 30 sweeps do.
+// cow's 48 bones it took RMSE% 0.542 → 0.521 for 5% more time (6.3 →
+// 6.6 CPU-seconds); at 64 a step costs about what 30 sweeps do.
 const NewtonBones = 64
 
 // FitRotationsNewton is FitRotations to convergence: per frame, a few
