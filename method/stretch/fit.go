@@ -13,7 +13,7 @@ import (
 
 // Options tune Fit; the zero value is the documented default.
 type Options struct {
-	// Rounds is the number of sweeps over the joints per frame (0: 3).
+	// Rounds is the number of sweeps over the joints per frame (0: 1).
 	// Each sweep fits every joint's rotation and scale in turn.
 	Rounds int
 	// Uniform fits one scale per joint and frame instead of one per local
@@ -73,7 +73,7 @@ const minScale = 1e-2
 func Fit(ctx context.Context, r *rig.Rig, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 	rounds := opt.Rounds
 	if rounds == 0 {
-		rounds = 3
+		rounds = 1
 	}
 	if rounds < 0 {
 		return nil, fmt.Errorf("stretch: %d rounds", rounds)
