@@ -68,6 +68,9 @@ func clone(r *rig.Rig) *rig.Rig {
 	for _, c := range r.Clips {
 		c.Rotation = append([]linalg.Quat(nil), c.Rotation...)
 		c.Translation = append([]linalg.Vec3(nil), c.Translation...)
+		if c.Scale != nil {
+			c.Scale = append([]linalg.Vec3(nil), c.Scale...)
+		}
 		out.Clips = append(out.Clips, c)
 	}
 	return out

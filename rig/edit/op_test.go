@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/meshrig/meshrig/internal/testkit/testrig"
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/rig"
 )
@@ -125,9 +126,10 @@ func TestNewNames(t *testing.T) {
 }
 
 // FuzzApply applies a few ops decoded from the fuzz bytes in turn to the
-// tube: every op either fails with a one-line error or gives a valid rig
-// with what checkEdit asks (input unchanged, weights, rigid clips, names
-// and heads carried by the id map).
+// tube (with scale tracks when the bytes are odd in number): every op
+// either fails with a one-line error or gives a valid rig with what
+// checkEdit asks (input unchanged, weights, rigid clips, names and heads
+// carried by the id map), and scale tracks stay scale tracks.
 func FuzzApply(f *testing.F) {
 	// Eight bytes an op: kind, joint+1, parent+1 (mod 8), fraction·250,
 	// head·16 (−128 NaN, 127 −Inf), name.
@@ -136,10 +138,15 @@ func FuzzApply(f *testing.F) {
 	f.Add([]byte{3, 2, 0, 0, 0, 0, 0, 0, 5, 2, 0, 0, 0, 0, 0, 0})                              // remove b, root at c
 	f.Add([]byte{4, 3, 1, 0, 0, 0, 0, 0, 5, 3, 0, 0, 0, 0, 0, 0, 6, 1, 0, 0, 0, 0, 0, 4})      // reparent c, root at c, rename a
 	f.Add([]byte{0, 2, 0, 0, 0x80, 0, 0, 0, 1, 2, 0, 250, 0, 0, 0, 0, 8, 7, 7, 0, 0, 0, 0, 0}) // NaN head, NaN fraction, bogus kind
+	f.Add([]byte{6, 2, 0, 0, 0, 0, 0, 5, 1, 3, 0, 125, 0, 0, 0, 0, 9})                         // scaled: rename b, split above c
 	f.Fuzz(func(t *testing.T, data []byte) {
 		kinds := []string{"move", "split", "add", "remove", "reparent", "root", "rename", "", "bogus"}
 		names := []string{"", "a", "c", "\xff", "joint_01", "x", "b"}
 		r := tube(t)
+		scaled := len(data)%2 == 1
+		if scaled {
+			r = testrig.SquashTube(t, 12, linalg.Vec3{0.5, -0.2, 0.1}, testrig.KeepArea)
+		}
 		for step := 0; step < 6 && len(data) >= 8; step++ {
 			b := data[:8]
 			data = data[8:]
@@ -181,6 +188,9 @@ func FuzzApply(f *testing.F) {
 				keepHead = rig.JointID(op.Joint)
 			}
 			checkEdit(t, r, before, out, ids, keepName, keepHead, false)
+			if out.Clips[0].HasScale() != scaled {
+				t.Fatalf("%+v: scale tracks %v, want %v", op, out.Clips[0].HasScale(), scaled)
+			}
 			r = out
 		}
 	})
