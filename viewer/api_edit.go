@@ -201,6 +201,9 @@ func (s *Server) postEdit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.hist.push(st)
+	if e.Kind != EditRename && cur.rig.HasScale() {
+		s.logf("%s: the scale tracks (squash and stretch) are reset to one on the edited skeleton; re-solve fits them again", e.Kind)
+	}
 	writeJSON(w, http.StatusOK, s.state(true))
 }
 

@@ -3,9 +3,13 @@ package viewer
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/meshrig/meshrig/character"
+	"github.com/meshrig/meshrig/internal/testkit/testrig"
+	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/rig"
 	"github.com/meshrig/meshrig/seq"
 )
@@ -200,5 +204,27 @@ func TestHistory(t *testing.T) {
 	ts.post("/api/edit", `{"kind":"rename","joint":1,"name":"torso"}`)
 	if ts.Unsaved() != 3 {
 		t.Errorf("Unsaved %d after undo, undo, edit past the save", ts.Unsaved())
+	}
+}
+
+// TestEditScaledRig: a rig with scale tracks (rig --stretch) is edited in
+// the viewer; a change of skeleton keeps scale tracks (of one) and says,
+// in the log, that the re-solve fits them again; a rename says nothing.
+func TestEditScaledRig(t *testing.T) {
+	r := testrig.SquashTube(t, 12, linalg.Vec3{}, testrig.AlongBone)
+	ts := newServer(t, Options{Rig: r, Input: testrig.Play(t, r)})
+	ts.post("/api/edit", `{"kind":"rename","joint":1,"name":"knee"}`)
+	if len(ts.log) != 0 {
+		t.Errorf("a rename logged %q", ts.log)
+	}
+	ts.post("/api/edit", `{"kind":"split","joint":2,"t":0.5}`)
+	if !slices.ContainsFunc(ts.log, func(m string) bool { return strings.Contains(m, "re-solve fits them again") }) {
+		t.Errorf("no remark on the scale tracks: %q", ts.log)
+	}
+	ts.Server.mu.Lock()
+	cur := ts.Server.hist.current().rig
+	ts.Server.mu.Unlock()
+	if !cur.HasScale() || cur.Skeleton.Len() != 4 {
+		t.Errorf("edited rig: %d joints, scale tracks %v", cur.Skeleton.Len(), cur.HasScale())
 	}
 }
