@@ -10,7 +10,7 @@ import (
 // The result is F·nc, frame-major.
 func (p *Model) FitClusters(label []int32, nc int) []linalg.Affine {
 	m := make([]linalg.Affine, p.F*nc)
-	scratch := newFrameScratch()
+	scratch := newScratch[[]linalg.Vec3]()
 	par.For(p.F, 1, func(lo, hi int) {
 		buf := scratch.get()
 		defer func() { scratch.put(buf) }()
@@ -37,7 +37,7 @@ func (p *Model) FitClusters(label []int32, nc int) []linalg.Affine {
 // point for frames the rigging did not see.
 func (p *Model) FitWeighted() []linalg.Affine {
 	m := make([]linalg.Affine, p.F*p.B)
-	scratch := newFrameScratch()
+	scratch := newScratch[[]linalg.Vec3]()
 	par.For(p.F, 1, func(lo, hi int) {
 		buf := scratch.get()
 		defer func() { scratch.put(buf) }()

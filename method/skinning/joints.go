@@ -102,7 +102,7 @@ func (p *Model) FitJoints(h *Hierarchy) {
 	d := make([]linalg.Mat3, p.F*nb)
 	t := make([]linalg.Vec3, p.F*nb)
 	ybar := make([]linalg.Vec3, p.F)
-	scratch := newFrameScratch()
+	scratch := newScratch[[]linalg.Vec3]()
 	par.For(p.F, 1, func(lo, hi int) {
 		buf := scratch.get()
 		defer func() { scratch.put(buf) }()

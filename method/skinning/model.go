@@ -93,24 +93,27 @@ func (p *Model) FrameInto(dst []linalg.Vec3, f int) []linalg.Vec3 {
 	return dst
 }
 
-// frameScratch holds the scratch frames of one parallel loop over the
-// frames of a View, one per worker at most, reused from chunk to chunk.
-type frameScratch chan []linalg.Vec3
+// scratch holds the scratch space of one parallel loop over the frames
+// (a frame of a View, a solver's system), one per worker at most, reused
+// from chunk to chunk.
+type scratch[T any] chan T
 
-func newFrameScratch() frameScratch { return make(frameScratch, runtime.GOMAXPROCS(0)) }
+func newScratch[T any]() scratch[T] { return make(scratch[T], runtime.GOMAXPROCS(0)) }
 
-// get returns a scratch frame, or nil (FrameInto then allocates one).
-func (s frameScratch) get() []linalg.Vec3 {
+// get returns a kept scratch, or T's zero value (FrameInto then allocates
+// a frame).
+func (s scratch[T]) get() T {
 	select {
 	case b := <-s:
 		return b
 	default:
-		return nil
+		var zero T
+		return zero
 	}
 }
 
 // put keeps b for the next chunk.
-func (s frameScratch) put(b []linalg.Vec3) {
+func (s scratch[T]) put(b T) {
 	select {
 	case s <- b:
 	default:

@@ -60,7 +60,8 @@ func (p *Model) fitRotations(h Hierarchy, sweeps, steps int) float64 {
 	root := h.Order[0]
 	invN := 1 / float64(p.N)
 	sse := make([]float64, p.F)
-	scratch := newFrameScratch()
+	scratch := newScratch[[]linalg.Vec3]()
+	systems := newScratch[*newtonScratch]()
 	par.For(p.F, 1, func(lo, hi int) {
 		buf := scratch.get()
 		defer func() { scratch.put(buf) }()
@@ -69,7 +70,10 @@ func (p *Model) fitRotations(h Hierarchy, sweeps, steps int) float64 {
 		pos := make([]linalg.Vec3, p.B)
 		var ns *newtonScratch
 		if steps > 0 {
-			ns = newNewtonScratch(p.B)
+			if ns = systems.get(); ns == nil {
+				ns = newNewtonScratch(p.B)
+			}
+			defer systems.put(ns)
 		}
 		for f := lo; f < hi; f++ {
 			fr := p.FrameInto(buf, f)

@@ -28,7 +28,7 @@ func (p *Model) UpdateTransforms(lambda float64, joints []Joint) float64 {
 	}
 	invN := 1 / float64(p.N)
 	sse := make([]float64, p.F)
-	scratch := newFrameScratch()
+	scratch := newScratch[[]linalg.Vec3]()
 	par.For(p.F, 1, func(lo, hi int) {
 		buf := scratch.get()
 		defer func() { scratch.put(buf) }()
@@ -90,7 +90,7 @@ func (p *Model) UpdateTransforms(lambda float64, joints []Joint) float64 {
 // SSE returns Σ_f Σ_i |reconstruction − input|², the unnormalized data
 // term of Eq. 3b, summed in a fixed order.
 func (p *Model) SSE() float64 {
-	scratch := newFrameScratch()
+	scratch := newScratch[[]linalg.Vec3]()
 	return par.Sum(p.F, 1, func(lo, hi int) float64 {
 		buf := scratch.get()
 		defer func() { scratch.put(buf) }()
