@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"net/http"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -201,10 +202,21 @@ func (s *Server) postEdit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.hist.push(st)
-	if e.Kind != EditRename && cur.rig.HasScale() {
+	if scalesReset(cur.rig, next) {
 		s.logf("%s: the scale tracks (squash and stretch) are reset to one on the edited skeleton; re-solve fits them again", e.Kind)
 	}
 	writeJSON(w, http.StatusOK, s.state(true))
+}
+
+// scalesReset reports whether an edit of before gave after other scale
+// tracks (rig/edit resets them to ones where the skeleton changed).
+func scalesReset(before, after *rig.Rig) bool {
+	for k := range before.Clips {
+		if before.Clips[k].HasScale() && !slices.Equal(before.Clips[k].Scale, after.Clips[k].Scale) {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *Server) postUndo(w http.ResponseWriter, r *http.Request) {

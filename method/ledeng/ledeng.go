@@ -156,7 +156,7 @@ func (q *problem) skeletalFit(ctx context.Context, opt Options, joints []skinnin
 }
 
 // refine makes p's transforms (from carryTo or fastFit) skeletal under h
-// and fits one round on every frame: rotations (to convergence),
+// and fits one round on every frame: rotations (Newton steps),
 // joint positions, then weights (lap p's rigidness Laplacian).
 func (p *problem) refine(h *skinning.Hierarchy, opt Options, lap []float64) {
 	p.Constrain(*h)
@@ -166,7 +166,7 @@ func (p *problem) refine(h *skinning.Hierarchy, opt Options, lap []float64) {
 	ws.update(smoothingSweeps(p.N))
 }
 
-// finish fits every frame's rotations under h to convergence, the
+// finish fits every frame's rotations under h with Newton steps, the
 // weights and joints being final, on p and then on the input's every
 // vertex, seam copies included, and returns the rig in the input's units.
 // Converged rotations (FitRotationsNewton, where 30 block sweeps had
@@ -188,8 +188,9 @@ func (p *problem) finish(h skinning.Hierarchy, s *seq.Sequence, us method.UnitSp
 // fastFit is SearchCoarse's search (coarse.go): §4–§6 and the exact
 // skeletal fit on the coarse problem c (of maps p's vertices to c's),
 // then the bones and weights carried to p, every frame's transforms
-// fitted bone by bone and made skeletal, and one round of rotations (to
-// convergence), joints and weights on p. It returns the hierarchy.
+// fitted (a rigid fit per bone, or soft joints above
+// skinning.NewtonBones) and made skeletal, and one round of rotations
+// (Newton steps), joints and weights on p. It returns the hierarchy.
 func (p *problem) fastFit(ctx context.Context, opt Options, c *problem, of []int32, lap []float64) (skinning.Hierarchy, error) {
 	clap := c.rigidness()
 	joints, err := c.findBones(ctx, opt, clap)

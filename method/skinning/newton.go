@@ -26,15 +26,24 @@ func newNewtonScratch(b int) *newtonScratch {
 		try: make([]linalg.Mat3, b), ra: make([]linalg.Vec3, b)}
 }
 
-// solve factors h + μ·diag(h) (LAPACK's Cholesky, without the condition
-// estimate gonum's mat.Cholesky adds, half its cost here) and solves for
-// the step into x; false when the damped matrix is not positive definite.
+// solve factors h damped by μ times each 3×3 diagonal block's mean
+// diagonal, on all three of its axes (LAPACK's Cholesky, without the
+// condition estimate gonum's mat.Cholesky adds, half its cost here), and
+// solves for the step into x; false when the damped matrix is not
+// positive definite. Damping each axis by its own diagonal entry (μ·diag
+// h) is not rotation-invariant: a bone whose levers are collinear (one
+// child, no vertices of its own) has its lever axis as a null direction
+// of h, and the step then turned it about that axis by radians, every try
+// rejected and the frame left where the sweeps put it (the cow at 11
+// bones: 5 frames; now 1, RMSE% 1.4130 → 1.4116).
 func (s *newtonScratch) solve(mu float64) bool {
 	n := s.n
 	copy(s.sys, s.h)
-	for i := 0; i < n; i++ {
-		d := s.h[i*n+i]
-		s.sys[i*n+i] = d + mu*max(d, 1e-12)
+	for b := 0; b < n; b += 3 {
+		m := (s.h[b*n+b] + s.h[(b+1)*n+b+1] + s.h[(b+2)*n+b+2]) / 3
+		for i := b; i < b+3; i++ {
+			s.sys[i*n+i] += mu * max(m, 1e-12)
+		}
 	}
 	t, ok := lapack64.Potrf(blas64.Symmetric{Uplo: blas.Upper, N: n, Stride: n, Data: s.sys})
 	if !ok {

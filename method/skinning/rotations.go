@@ -42,10 +42,11 @@ const (
 // 6.6 CPU-seconds); at 64 a step costs about what 30 sweeps do.
 const NewtonBones = 64
 
-// FitRotationsNewton is FitRotations to convergence: per frame, a few
-// block sweeps, then Levenberg–Marquardt steps on every bone's rotation
-// and the root position at once (newtonFrame). Above NewtonBones bones
-// it is FitRotations(h, sweeps).
+// FitRotationsNewton is FitRotations closer to convergence: per frame,
+// newtonSweeps block sweeps, then up to newtonSteps Levenberg–Marquardt
+// steps on every bone's rotation and the root position at once
+// (newtonFrame); sweeps is not used then. Above NewtonBones bones it is
+// FitRotations(h, sweeps).
 func (p *Model) FitRotationsNewton(h Hierarchy, sweeps int) float64 {
 	if p.B > NewtonBones {
 		return p.FitRotations(h, sweeps)

@@ -21,10 +21,11 @@
 // RemoveJoint, Reparent and SetRoot move a subtree by where the rotations
 // it used to hang from differ from the new ones. SplitBone, AddChild,
 // Rename and MoveJoint of the root (or of a weightless leaf) change no
-// vertex's playback.
+// vertex's playback of a rotation-only rig.
 //
 // A rig that squashes and stretches (clips with scale tracks) keeps them
-// through a rename. Any other edit carries its rotations and translations
+// through an edit that leaves its skeleton as it was (a rename; a move to
+// the same head). Any other edit carries its rotations and translations
 // as a rotation-only rig's and gives it scale tracks of ones: a scale is
 // inherited by every joint below it, so it would have to be split again
 // at the new joints; a refit (registry.RefitAnimation) fits them again.

@@ -117,7 +117,8 @@ func (p *plan) build() (*rig.Rig, []rig.JointID, []rig.JointID, error) {
 	for c := range in.Clips {
 		ic := &in.Clips[c]
 		if same && ic.HasScale() {
-			// A rename: the tracks as they were, scales included.
+			// The skeleton as it was (a rename): the tracks as they
+			// were, scales included.
 			out.Clips[c] = rig.Clip{Name: ic.Name, FPS: ic.FPS, Frames: ic.Frames,
 				Rotation:    append([]linalg.Quat(nil), ic.Rotation...),
 				Translation: append([]linalg.Vec3(nil), ic.Translation...),
