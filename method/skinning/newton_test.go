@@ -65,21 +65,32 @@ func treeModel(t *testing.T, n, f int, empty map[int]bool, seed uint64) (*Model,
 	return m, h
 }
 
-// frameSystem is newtonSystem at frame f of m: the scratch holding it,
-// the frame's targets, rotations and root position.
-func frameSystem(m *Model, h Hierarchy, ls *leverSums, f int) (*newtonScratch, []linalg.Vec3, []linalg.Mat3, linalg.Vec3) {
-	v := make([]linalg.Mat3, m.B)
-	fr := m.Frame(f)
-	vsum, _ := ls.frameSums(fr, v)
-	rot := make([]linalg.Mat3, m.B)
-	for a := range rot {
-		rot[a] = m.M[f*m.B+a].M
+// frameState is one frame of a model as newtonFrame sees it, with the
+// Newton system at its rotations and root position.
+type frameState struct {
+	s       *newtonScratch
+	fr      []linalg.Vec3 // the targets
+	rot, v  []linalg.Mat3
+	p, vsum linalg.Vec3
+	vv      float64
+}
+
+// frameSystem is frame f of m, its system filled by newtonSystem.
+func frameSystem(m *Model, h Hierarchy, ls *leverSums, f int) frameState {
+	st := frameState{fr: m.Frame(f), v: make([]linalg.Mat3, m.B), rot: make([]linalg.Mat3, m.B), s: newNewtonScratch(m.B)}
+	st.vsum, st.vv = ls.frameSums(st.fr, st.v)
+	for a := range st.rot {
+		st.rot[a] = m.M[f*m.B+a].M
 	}
 	root := h.Order[0]
-	p := m.M[f*m.B+int(root)].Apply(h.Head[root])
-	s := newNewtonScratch(m.B)
-	ls.newtonSystem(rot, v, p, vsum, float64(m.N), s)
-	return s, fr, rot, p
+	st.p = m.M[f*m.B+int(root)].Apply(h.Head[root])
+	ls.newtonSystem(st.rot, st.v, st.p, st.vsum, float64(m.N), st.s)
+	return st
+}
+
+// energy is the frame's error at its rotations and root position.
+func (st frameState) energy(ls *leverSums, n int) float64 {
+	return st.vv + ls.quadratic(st.rot, st.v, st.p, st.vsum, float64(n))
 }
 
 // newtonSystem's matrix is JᵀJ and its right-hand side −Jᵀr, J and r
@@ -90,7 +101,8 @@ func TestNewtonMatrix(t *testing.T) {
 	for _, empty := range []map[int]bool{nil, {5: true, 6: true}} {
 		m, h := treeModel(t, 200, 3, empty, 1)
 		ls := m.newLeverSums(h)
-		s, fr, rot, p := frameSystem(m, h, ls, 1)
+		st := frameSystem(m, h, ls, 1)
+		s, fr, rot, p := st.s, st.fr, st.rot, st.p
 		n := s.n
 		j := mat.NewDense(3*m.N, n, nil)
 		res := mat.NewVecDense(3*m.N, nil)
@@ -154,11 +166,8 @@ func TestNewtonCollinearBone(t *testing.T) {
 		f(&m)
 		ls := m.newLeverSums(h)
 		var es []float64
-		v := make([]linalg.Mat3, m.B)
 		for fr := 0; fr < m.F; fr++ {
-			vsum, vv := ls.frameSums(m.Frame(fr), v)
-			_, _, rot, p := frameSystem(&m, h, ls, fr)
-			es = append(es, vv+ls.quadratic(rot, v, p, vsum, float64(m.N)))
+			es = append(es, frameSystem(&m, h, ls, fr).energy(ls, m.N))
 		}
 		return es
 	}
@@ -167,6 +176,38 @@ func TestNewtonCollinearBone(t *testing.T) {
 	for f := range newton {
 		if newton[f] > sweeps[f]*(1+1e-6) {
 			t.Errorf("frame %d: 50 Newton steps stop at %.9g, 5000 sweeps reach %.9g", f, newton[f], sweeps[f])
+		}
+	}
+}
+
+// newtonSystem's gradient is the error's, by central differences in
+// every bone's rotation (R_a ← exp([ω_a]×)R_a) and the root position.
+func TestNewtonGradient(t *testing.T) {
+	m, h := perturbed(t)
+	m.Constrain(h)
+	ls := m.newLeverSums(h)
+	st := frameSystem(m, h, ls, 1)
+	energy := func(a, k int, eps float64) float64 {
+		e := st
+		e.rot = append([]linalg.Mat3(nil), st.rot...)
+		if a < m.B {
+			var w linalg.Vec3
+			w[k] = 1
+			e.rot[a] = linalg.QuatFromAxisAngle(w, eps).Mat3().Mul(st.rot[a])
+		} else {
+			e.p[k] += eps
+		}
+		return e.energy(ls, m.N)
+	}
+	const h6 = 1e-6
+	for a := 0; a <= m.B; a++ {
+		for k := 0; k < 3; k++ {
+			num := (energy(a, k, h6) - energy(a, k, -h6)) / (2 * h6)
+			// The system's g is the negative gradient of Σ‖r‖²/2.
+			got := -2 * st.s.g[3*a+k]
+			if math.Abs(num-got) > 1e-5*(1+math.Abs(num)) {
+				t.Errorf("unknown %d.%d: gradient %.9g, central difference %.9g", a, k, got, num)
+			}
 		}
 	}
 }
