@@ -122,10 +122,13 @@ func BenchmarkRigCowBones(b *testing.B) {
 	}
 }
 
-func loadShared(b *testing.B, rel string) *seq.Sequence {
-	in, err := format.Load([]string{filepath.Join(shareddata.Path(b, filepath.Dir(rel)), filepath.Base(rel))}, format.LoadOptions{})
+// loadShared loads the shared data's rel (a folder or file), skipping tb
+// when the shared data is not there.
+func loadShared(tb testing.TB, rel string) *seq.Sequence {
+	tb.Helper()
+	in, err := format.Load([]string{filepath.Join(shareddata.Path(tb, filepath.Dir(rel)), filepath.Base(rel))}, format.LoadOptions{})
 	if err != nil {
-		b.Fatal(err)
+		tb.Fatal(err)
 	}
 	return in.Sequence
 }

@@ -2,15 +2,12 @@ package ledeng
 
 import (
 	"context"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/meshrig/meshrig/character"
-	"github.com/meshrig/meshrig/format"
-	"github.com/meshrig/meshrig/internal/shareddata"
 	"github.com/meshrig/meshrig/internal/testkit/rigcheck"
 	"github.com/meshrig/meshrig/internal/testkit/testrig"
 	"github.com/meshrig/meshrig/linalg"
@@ -105,7 +102,6 @@ func contains(a []int, x int) bool {
 // 1.176, as with SearchFull) — and within a third of SearchFull's; the
 // cow's rig is SearchCoarse's, at GOMAXPROCS 1 too.
 func TestCoarseSearch(t *testing.T) {
-	root := shareddata.Path(t, "sequences")
 	for _, tc := range []struct {
 		name  string
 		bones int
@@ -115,17 +111,14 @@ func TestCoarseSearch(t *testing.T) {
 		{"cat-poses", 28, 0.473, 0.285}, {"lion-poses", 30, 0.363, 0.279}, {"horse-gallop", 26, 0.436, 0.189}, {"cow", 11, 1.6, 1.437},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			in, err := format.Load([]string{filepath.Join(root, tc.name)}, format.LoadOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			in := loadShared(t, "sequences/"+tc.name)
 			var notes []string
 			opt := Options{Bones: tc.bones, Notes: func(m string) { notes = append(notes, m) }}
-			r, err := Rig(context.Background(), in.Sequence, opt)
+			r, err := Rig(context.Background(), in, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
-			rep := rigcheck.Check(t, in.Sequence, r)
+			rep := rigcheck.Check(t, in, r)
 			t.Logf("%s: %d bones, RMSE%% %.4f (full search %.3f, bound %.3f); %q", tc.name, rep.Bones, rep.RMSEPercent, tc.full, tc.bound, notes)
 			if rep.Bones != tc.bones {
 				t.Errorf("%d bones, asked for %d", rep.Bones, tc.bones)
@@ -140,7 +133,7 @@ func TestCoarseSearch(t *testing.T) {
 				return
 			}
 			old := runtime.GOMAXPROCS(1)
-			one, err := Rig(context.Background(), in.Sequence, Options{Bones: tc.bones, Search: SearchCoarse})
+			one, err := Rig(context.Background(), in, Options{Bones: tc.bones, Search: SearchCoarse})
 			runtime.GOMAXPROCS(old)
 			if err != nil {
 				t.Fatal(err)
@@ -185,21 +178,17 @@ func TestCoarseSmallMesh(t *testing.T) {
 // automatic figures (cat-poses 0.320, lion 0.355, horse 0.214, cow
 // 0.710; from 32 clusters the lion's was 0.406).
 func TestCoarseAutomatic(t *testing.T) {
-	root := shareddata.Path(t, "sequences")
 	for _, tc := range []struct {
 		name string
 		rmse float64
 	}{{"cat-poses", 0.320}, {"lion-poses", 0.355}, {"horse-gallop", 0.214}, {"cow", 0.710}} {
 		t.Run(tc.name, func(t *testing.T) {
-			in, err := format.Load([]string{filepath.Join(root, tc.name)}, format.LoadOptions{})
+			in := loadShared(t, "sequences/"+tc.name)
+			r, err := Rig(context.Background(), in, Options{Search: SearchCoarse})
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, err := Rig(context.Background(), in.Sequence, Options{Search: SearchCoarse})
-			if err != nil {
-				t.Fatal(err)
-			}
-			rep := rigcheck.Check(t, in.Sequence, r)
+			rep := rigcheck.Check(t, in, r)
 			t.Logf("%s: %d bones, RMSE%% %.4f (at most %.3f)", tc.name, rep.Bones, rep.RMSEPercent, tc.rmse)
 			if rep.RMSEPercent > tc.rmse {
 				t.Errorf("RMSE%% %.4f above %.3f", rep.RMSEPercent, tc.rmse)
@@ -212,19 +201,16 @@ func TestCoarseAutomatic(t *testing.T) {
 // vertex (no coarse note; the cow's rig differs from the default's), and
 // an unknown Search is refused.
 func TestSearchFull(t *testing.T) {
-	in, err := format.Load([]string{shareddata.Path(t, "sequences/cow")}, format.LoadOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	in := loadShared(t, "sequences/cow")
 	var notes []string
-	full, err := Rig(context.Background(), in.Sequence, Options{Bones: 11, Search: SearchFull, Notes: func(m string) { notes = append(notes, m) }})
+	full, err := Rig(context.Background(), in, Options{Bones: 11, Search: SearchFull, Notes: func(m string) { notes = append(notes, m) }})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if slices.ContainsFunc(notes, func(m string) bool { return strings.Contains(m, "skeleton found on") }) {
 		t.Errorf("SearchFull noted a coarse search: %q", notes)
 	}
-	coarse, err := Rig(context.Background(), in.Sequence, Options{Bones: 11})
+	coarse, err := Rig(context.Background(), in, Options{Bones: 11})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +220,7 @@ func TestSearchFull(t *testing.T) {
 	if slices.Equal(full.Clips[0].Rotation, coarse.Clips[0].Rotation) {
 		t.Error("SearchFull gave the default's rig")
 	}
-	if _, err := Rig(context.Background(), in.Sequence, Options{Search: SearchFull + 1}); err == nil {
+	if _, err := Rig(context.Background(), in, Options{Search: SearchFull + 1}); err == nil {
 		t.Error("an unknown Search was not refused")
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -33,7 +32,6 @@ import (
 // at 11 bones it reaches the paper's own figure (1.52; here 1.44 with Bones
 // 11, 1.53 with the MaxBones 11 row below).
 func TestRealSequences(t *testing.T) {
-	root := shareddata.Path(t, "sequences")
 	for _, tc := range []struct {
 		name     string
 		bones    int
@@ -48,17 +46,14 @@ func TestRealSequences(t *testing.T) {
 		{name: "cow", bones: 11, rmse: 1.6, maxBones: 11, opt: Options{MaxBones: 11}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			in, err := format.Load([]string{filepath.Join(root, tc.name)}, format.LoadOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			in := loadShared(t, "sequences/"+tc.name)
 			start := time.Now()
-			r, err := Rig(context.Background(), in.Sequence, tc.opt)
+			r, err := Rig(context.Background(), in, tc.opt)
 			if err != nil {
 				t.Fatal(err)
 			}
 			secs := time.Since(start).Seconds()
-			rep := rigcheck.Check(t, in.Sequence, r)
+			rep := rigcheck.Check(t, in, r)
 			t.Logf("%s: %d bones (target ≤%d), RMSE%% %.3f (target ≤%.2f), Max%% %.2f, %.1fs",
 				tc.name, rep.Bones, tc.bones, rep.RMSEPercent, tc.rmse, rep.MaxPercent, secs)
 			if rep.Bones > tc.maxBones {
@@ -79,17 +74,13 @@ func TestRealSequences(t *testing.T) {
 // stopped the pruning, not the cap: 37 initial bones, and 30 and 29 from
 // more.)
 func TestCountNotTheCap(t *testing.T) {
-	root := shareddata.Path(t, "sequences")
 	for _, name := range []string{"cat-poses", "cow"} {
 		t.Run(name, func(t *testing.T) {
-			in, err := format.Load([]string{filepath.Join(root, name)}, format.LoadOptions{})
-			if err != nil {
-				t.Fatal(err)
-			}
+			in := loadShared(t, "sequences/"+name)
 			var counts []int
 			for _, init := range []int{32, 48, 64} {
 				var again []string
-				r, err := Rig(context.Background(), in.Sequence, Options{InitBones: init, Notes: func(m string) {
+				r, err := Rig(context.Background(), in, Options{InitBones: init, Notes: func(m string) {
 					if strings.Contains(m, "starting again") {
 						again = append(again, m)
 					}
@@ -97,7 +88,7 @@ func TestCountNotTheCap(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				rep := rigcheck.Check(t, in.Sequence, r)
+				rep := rigcheck.Check(t, in, r)
 				t.Logf("from %d clusters: %d bones, RMSE%% %.3f; %q", init, rep.Bones, rep.RMSEPercent, again)
 				counts = append(counts, rep.Bones)
 			}
@@ -116,22 +107,18 @@ func TestCountNotTheCap(t *testing.T) {
 // 0.280, 0.194) — except the elastic cow, which rotation-only bones
 // cannot reach (1.488 against 1.176; --stretch does, TestStretchCow).
 func TestBonesAsked(t *testing.T) {
-	root := shareddata.Path(t, "sequences")
 	for _, tc := range []struct {
 		name     string
 		bones    int
 		demBones float64
 	}{{"cat-poses", 28, 0.473}, {"lion-poses", 30, 0.363}, {"horse-gallop", 26, 0.436}, {"cow", 11, 0}} {
 		t.Run(tc.name, func(t *testing.T) {
-			in, err := format.Load([]string{filepath.Join(root, tc.name)}, format.LoadOptions{})
+			in := loadShared(t, "sequences/"+tc.name)
+			r, err := Rig(context.Background(), in, Options{Bones: tc.bones})
 			if err != nil {
 				t.Fatal(err)
 			}
-			r, err := Rig(context.Background(), in.Sequence, Options{Bones: tc.bones})
-			if err != nil {
-				t.Fatal(err)
-			}
-			rep := rigcheck.Check(t, in.Sequence, r)
+			rep := rigcheck.Check(t, in, r)
 			t.Logf("%s: %d bones asked, %d given, RMSE%% %.3f", tc.name, tc.bones, rep.Bones, rep.RMSEPercent)
 			if d := rep.Bones - tc.bones; d < -1 || d > 1 {
 				t.Errorf("%d bones asked, %d given", tc.bones, rep.Bones)
