@@ -13,6 +13,8 @@ import (
 	"github.com/meshrig/meshrig/internal/testkit/testrig"
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/metric"
+	"github.com/meshrig/meshrig/rig"
+	"github.com/meshrig/meshrig/seq"
 )
 
 // rigReport runs meshrig rig with args and a JSON report, and returns the
@@ -55,26 +57,19 @@ func TestStretchSquashingTube(t *testing.T) {
 		t.Errorf("RMSE%%: --stretch %.4f above rotation-only %.4f", stretch, rigid)
 	}
 	// What was written is what was measured: read back, it has scale tracks.
-	sc, err := format.ReadScene(out, format.SceneOptions{})
+	want, err := format.ReadScene(in, format.SceneOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !sc.Rig.HasScale() {
+	back, backRMSE := replay(t, out, want.Sequence)
+	if !back.HasScale() {
 		t.Error("the --stretch rig read back has no scale tracks")
 	}
 	if text, err := run(t, "info", out); err != nil || !strings.Contains(text, "with scale tracks") {
 		t.Errorf("info on the --stretch rig does not say it scales: %v\n%s", err, text)
 	}
-	want, err := format.ReadScene(in, format.SceneOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	back, err := metric.Compare(want.Sequence, sc.Rig)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if d := math.Abs(back.RMSEPercent - stretch); d > 1e-3 {
-		t.Errorf("the .glb read back replays at RMSE%% %.5f, the rig reported %.5f", back.RMSEPercent, stretch)
+	if d := math.Abs(backRMSE - stretch); d > 1e-3 {
+		t.Errorf("the .glb read back replays at RMSE%% %.5f, the rig reported %.5f", backRMSE, stretch)
 	}
 	// COLLADA holds the tracks in the joints' matrices: read back, the same.
 	dae := filepath.Join(t.TempDir(), "x.dae")
@@ -95,16 +90,9 @@ func TestStretchSquashingTube(t *testing.T) {
 		if text, err := run(t, append(args, "-o", path)...); err != nil {
 			t.Fatalf("%v\n%s", err, text)
 		}
-		sc, err := format.ReadScene(path, format.SceneOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		rep, err := metric.Compare(want.Sequence, sc.Rig)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !sc.Rig.HasScale() || rep.RMSEPercent > stretch+1e-3 {
-			t.Errorf("%s: scale tracks %v, RMSE%% %.5f (the --stretch rig %.5f)", args[0], sc.Rig.HasScale(), rep.RMSEPercent, stretch)
+		r, rmse := replay(t, path, want.Sequence)
+		if !r.HasScale() || rmse > stretch+1e-3 {
+			t.Errorf("%s: scale tracks %v, RMSE%% %.5f (the --stretch rig %.5f)", args[0], r.HasScale(), rmse, stretch)
 		}
 	}
 	// FBX (Lcl Scaling curves) and USD (half3 scales) keep them too.
@@ -113,22 +101,33 @@ func TestStretchSquashingTube(t *testing.T) {
 		if _, err := run(t, "rig", in, "--bones", "3", "--stretch", "-o", path); err != nil {
 			t.Fatal(err)
 		}
-		sc, err := format.ReadScene(path, format.SceneOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if sc.Rig == nil || !sc.Rig.HasScale() {
+		r, rmse := replay(t, path, want.Sequence)
+		if !r.HasScale() {
 			t.Errorf("the --stretch rig read back from %s has no scale tracks", ext)
 			continue
 		}
-		rep, err := metric.Compare(want.Sequence, sc.Rig)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if d := math.Abs(rep.RMSEPercent - stretch); d > 0.02 {
-			t.Errorf("the %s read back replays at RMSE%% %.5f, the rig reported %.5f", ext, rep.RMSEPercent, stretch)
+		if d := math.Abs(rmse - stretch); d > 0.02 {
+			t.Errorf("the %s read back replays at RMSE%% %.5f, the rig reported %.5f", ext, rmse, stretch)
 		}
 	}
+}
+
+// replay reads the rig written at path and measures its RMSE% against
+// want; a file with no rig fails t.
+func replay(t *testing.T, path string, want *seq.Sequence) (*rig.Rig, float64) {
+	t.Helper()
+	sc, err := format.ReadScene(path, format.SceneOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc.Rig == nil {
+		t.Fatalf("%s: no rig read back", path)
+	}
+	rep, err := metric.Compare(want, sc.Rig)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc.Rig, rep.RMSEPercent
 }
 
 // TestStretchCow: issue 16's elastic target, the cow at 11 bones with
