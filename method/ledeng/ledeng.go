@@ -123,7 +123,7 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 		return nil, err
 	}
 	if q != p {
-		q.carryTo(p, joints, math.Pow(1.5, float64(opt.Iterations)))
+		q.carryTo(p, joints, finalLambda(opt))
 		p.refine(&h, opt, lap)
 	}
 	return p.finish(h, s, us, full, w)
@@ -169,11 +169,11 @@ func (p *problem) refine(h *skinning.Hierarchy, opt Options, lap []float64) {
 // finish fits every frame's rotations under h with Newton steps, the
 // weights and joints being final, on p and then on the input's every
 // vertex, seam copies included, and returns the rig in the input's units.
-// Converged rotations (FitRotationsNewton, where 30 block sweeps had
-// stopped short) lower RMSE% at no cost: at Dem Bones' counts with the
-// full search cat-poses 0.2852 → 0.2851, lion 0.2787 → 0.2785, horse
-// 0.1895 → 0.1883, cow 1.4371 → 1.4296; the automatic horse 0.1838 →
-// 0.1820.
+// Newton steps (FitRotationsNewton, where 30 block sweeps had stopped
+// short) lower RMSE% at no cost: at Dem Bones' counts with the full
+// search cat-poses 0.2852 → 0.2851, lion 0.2787 → 0.2785, horse 0.1895 →
+// 0.1883, cow 1.4371 → 1.4294; the automatic horse 0.1838 → 0.1820, cow
+// 0.542 → 0.519.
 func (p *problem) finish(h skinning.Hierarchy, s *seq.Sequence, us method.UnitSphere, full *skinning.Model, w *weld.Result) (*rig.Rig, error) {
 	p.FitRotationsNewton(h, finalSweeps)
 	if full := skinning.Spread(p.Model, full, w); full != p.Model {
@@ -212,7 +212,7 @@ func (p *problem) fastFit(ctx context.Context, opt Options, c *problem, of []int
 		// with.
 		p.M = p.FitWeighted()
 	} else {
-		p.settle(joints, math.Pow(1.5, float64(opt.Iterations)))
+		p.settle(joints, finalLambda(opt))
 	}
 	p.refine(&h, opt, lap)
 	return h, nil
@@ -238,6 +238,10 @@ func (p *problem) settle(joints []skinning.Joint, lambda float64) {
 		p.UpdateTransforms(lambda, joints)
 	}
 }
+
+// finalLambda is the joint weight λ where the rigging loop leaves it
+// (×1.5 per iteration, §6), for transforms fitted again after it.
+func finalLambda(opt Options) float64 { return math.Pow(1.5, float64(opt.Iterations)) }
 
 // smoothingSweeps is the number of local-solver passes per weights update:
 // 0.05% of the vertex count (§6.1), at least 1 and at most 20.
