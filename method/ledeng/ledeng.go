@@ -391,9 +391,13 @@ func (p *problem) findBonesFrom(ctx context.Context, opt Options, lap []float64,
 			// Over the cap: the bone the others can best do without.
 			drop[cheapest(ws.removalCost())] = true
 		case opt.Prune > 0 && !opt.Free && it == pruneAt:
-			if pr.judge(p, e, joints) {
+			switch pr.judge(p, e, joints) {
+			case keepOn:
 				drop = pr.pick(p, ws.removalCost(), joints, e)
-			} else {
+			case goBack:
+				joints = pr.good.joints
+				drop = pr.pick(p, pr.goodCost, joints, pr.goodErr)
+			default:
 				// Pruning went too far: the last state within the
 				// allowance is back in p, and the rigging ends there. It
 				// had its iterations after its restart; more would only

@@ -77,24 +77,24 @@ func TestPrunerJudgesAndGoesBack(t *testing.T) {
 		t.Fatalf("floor %v, want %v (exactRMS)", got, want)
 	}
 	big := 1e3 * pr.floor
-	if !pr.judge(p, big, nil) {
+	if pr.judge(p, big, nil) != keepOn {
 		t.Fatal("the first state must be accepted")
 	}
 	saved := p.B
 	// One bone fewer, the error 3% higher: within 4% per bone, kept.
 	p.B--
-	if !pr.judge(p, 1.03*big, nil) || pr.good.b != saved-1 {
+	if pr.judge(p, 1.03*big, nil) != keepOn || pr.good.b != saved-1 {
 		t.Fatal("an error within the allowance was refused")
 	}
 	saved = p.B
 	// The reference is now the state kept: one more bone at +5% is past
 	// it, two at +5% in all (2.5% per bone) are within it again.
 	p.B--
-	if !pr.judge(p, 1.03*1.05*big, nil) || pr.good.b != saved || pr.fails != 1 {
+	if pr.judge(p, 1.03*1.05*big, nil) != keepOn || pr.good.b != saved || pr.fails != 1 {
 		t.Fatalf("+5%% for one bone: kept %d bones, %d fails", pr.good.b, pr.fails)
 	}
 	p.B--
-	if !pr.judge(p, 1.03*1.05*big, nil) || pr.good.b != saved-2 || pr.fails != 0 {
+	if pr.judge(p, 1.03*1.05*big, nil) != keepOn || pr.good.b != saved-2 || pr.fails != 0 {
 		t.Fatalf("+5%% for two bones: kept %d bones, %d fails", pr.good.b, pr.fails)
 	}
 	saved = p.B
@@ -103,11 +103,11 @@ func TestPrunerJudgesAndGoesBack(t *testing.T) {
 	kept := len(p.M)
 	p.M = p.M[:p.F]
 	for k := 0; k < patience; k++ {
-		if !pr.judge(p, 2*big, nil) {
+		if pr.judge(p, 2*big, nil) != keepOn {
 			t.Fatalf("gave up after %d judgements past the allowance, patience is %d", k+1, patience)
 		}
 	}
-	if pr.judge(p, 2*big, nil) {
+	if pr.judge(p, 2*big, nil) != stopNow {
 		t.Fatal("still pruning past the allowance")
 	}
 	if p.B != saved || len(p.M) != kept {
@@ -120,10 +120,10 @@ func TestPrunerJudgesAndGoesBack(t *testing.T) {
 	low := 2 * pr.floor // 0.04·low is under boneWorth·n
 	pr.judge(q, low, nil)
 	q.B--
-	if !pr.judge(q, low+1.1*n*boneWorth, nil) || pr.fails != 1 {
+	if pr.judge(q, low+1.1*n*boneWorth, nil) != keepOn || pr.fails != 1 {
 		t.Error("a bone saving more than boneWorth was not missed")
 	}
-	if !pr.judge(q, low+0.9*n*boneWorth, nil) || pr.good.b != q.B || pr.fails != 0 {
+	if pr.judge(q, low+0.9*n*boneWorth, nil) != keepOn || pr.good.b != q.B || pr.fails != 0 {
 		t.Error("a bone saving less than boneWorth was kept")
 	}
 }
@@ -163,6 +163,49 @@ func TestPickBatch(t *testing.T) {
 	}
 	if n := countTrue(pr.pick(p, cost, joints, 1)); n != 0 {
 		t.Errorf("picked %d bones of infinite cost", n)
+	}
+}
+
+// TestPrunerBatchGoesBack: a batch of removals that costs more than
+// twice its estimate (and more than one bone may) puts the last state
+// kept back — a copy, so later edits leave the snapshot as it was — and
+// halves the batch; one within twice its estimate is judged as usual.
+func TestPrunerBatchGoesBack(t *testing.T) {
+	p := twinTube(t)
+	pr := p.newPruner(0.04, 0)
+	big := 1e3 * pr.floor
+	if pr.judge(p, big, nil) != keepOn {
+		t.Fatal("the first state must be accepted")
+	}
+	kept, wb := p.B, p.WB[0]
+	per := pr.perBone()
+	// Four bones estimated at per/2 in all: twice that is per.
+	pr.picked, pr.estCost, pr.pickErr = 4, per/2, big
+	p.B -= 4
+	p.WB = append([]int32(nil), p.WB...)
+	p.WB[0] = 99
+	if v := pr.judge(p, big+1.5*per, nil); v != goBack {
+		t.Fatalf("a batch at 1.5 times its allowance: verdict %d, want goBack", v)
+	}
+	if p.B != kept || p.WB[0] != wb || pr.batch != 2 || pr.maxBatch(64) != 2 {
+		t.Errorf("after goBack: %d bones (want %d), weight bone %d (want %d), batch %d (want 2)", p.B, kept, p.WB[0], wb, pr.batch)
+	}
+	p.WB[0] = 99 // removeBones edits in place
+	if pr.good.wb[0] != wb {
+		t.Error("the snapshot changed with p after goBack")
+	}
+	p.WB[0] = wb
+	// Two bones estimated at per: within twice that, kept as usual.
+	pr.picked, pr.estCost, pr.pickErr = 2, per, big
+	p.B -= 2
+	if v := pr.judge(p, big+1.5*per, nil); v != keepOn || pr.good.b != p.B {
+		t.Errorf("a batch within twice its estimate: verdict %d, kept %d bones", v, pr.good.b)
+	}
+	// A single bone never goes back, whatever it cost.
+	pr.picked, pr.estCost, pr.pickErr = 1, 0, pr.goodErr
+	p.B--
+	if v := pr.judge(p, 10*big, nil); v != keepOn || pr.fails != 1 {
+		t.Errorf("one bone past the allowance: verdict %d, %d fails", v, pr.fails)
 	}
 }
 

@@ -24,13 +24,15 @@ import (
 
 // TestRealSequences rigs the four datasets of the paper's Table 1 (9 to
 // 204 frames, one elastic) and bounds bones and RMSE% of the exported rig
-// by the issue's targets (bones: the paper's counts, a few more allowed —
-// the automatic count stops on the motion's error curve, see pruner.go;
-// lion-poses: 0.39). The elastic cow cannot meet both of its targets
+// (bones: the paper's counts, a few more allowed — the automatic count
+// stops on the motion's error curve, see pruner.go; RMSE%: the paper's,
+// and no more than issue 16 measured for the automatic count before it:
+// cat-poses 0.320, lion-poses 0.355, horse-gallop 0.214, the cow 0.710).
+// The elastic cow cannot meet both of its targets
 // (11 bones, RMSE% 1.18, what a skeleton-free decomposition reaches): by
-// default it keeps the bones Options.Level asks for (48, RMSE% 0.54), and
-// at 11 bones it reaches the paper's own figure (1.52; here 1.44 with Bones
-// 11, 1.53 with the MaxBones 11 row below).
+// default it keeps the bones Options.Level asks for (51, RMSE% 0.51), and
+// at 11 bones it reaches the paper's own figure (1.52; here 1.41 with Bones
+// 11, 1.46 with the MaxBones 11 row below).
 func TestRealSequences(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
@@ -39,10 +41,10 @@ func TestRealSequences(t *testing.T) {
 		maxBones int
 		opt      Options
 	}{
-		{name: "horse-gallop", bones: 27, rmse: 0.33, maxBones: 30},
-		{name: "cat-poses", bones: 28, rmse: 0.47, maxBones: 34},
-		{name: "lion-poses", bones: 30, rmse: 0.39, maxBones: 34},
-		{name: "cow", bones: 11, rmse: 1.18, maxBones: 56},
+		{name: "horse-gallop", bones: 27, rmse: 0.214, maxBones: 30},
+		{name: "cat-poses", bones: 28, rmse: 0.320, maxBones: 34},
+		{name: "lion-poses", bones: 30, rmse: 0.355, maxBones: 34},
+		{name: "cow", bones: 11, rmse: 0.710, maxBones: 56},
 		{name: "cow", bones: 11, rmse: 1.6, maxBones: 11, opt: Options{MaxBones: 11}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -54,7 +56,7 @@ func TestRealSequences(t *testing.T) {
 			}
 			secs := time.Since(start).Seconds()
 			rep := rigcheck.Check(t, in, r)
-			t.Logf("%s: %d bones (target ≤%d), RMSE%% %.3f (target ≤%.2f), Max%% %.2f, %.1fs",
+			t.Logf("%s: %d bones (target ≤%d), RMSE%% %.3f (target ≤%.3f), Max%% %.2f, %.1fs",
 				tc.name, rep.Bones, tc.bones, rep.RMSEPercent, tc.rmse, rep.MaxPercent, secs)
 			if rep.Bones > tc.maxBones {
 				t.Errorf("%d bones, more than %d", rep.Bones, tc.maxBones)
@@ -69,12 +71,13 @@ func TestRealSequences(t *testing.T) {
 // TestCountNotTheCap rigs the two sequences whose automatic count used to
 // be the initialization's cap (cat-poses and the elastic cow: 32 bones
 // from 32 clusters, the cow 63 from 64; the cow 32, 17 and 34 from 32, 48
-// and 64) from 32, 48 and 64 initial clusters: the counts agree within
-// 20%. (The cat's 32 from 32 clusters is where its error curve's knee
-// stopped the pruning, not the cap: 37 initial bones, and 30 and 29 from
-// more.)
+// and 64) and lion-poses, whose count hung on a batch of removals (25,
+// 33 and 32 before batches went back, see pruner.judge), from 32, 48 and
+// 64 initial clusters: the counts agree within 20%. (The cat's 32 from 32
+// clusters is where its error curve's knee stopped the pruning, not the
+// cap: 37 initial bones, and 30 and 32 from more.)
 func TestCountNotTheCap(t *testing.T) {
-	for _, name := range []string{"cat-poses", "cow"} {
+	for _, name := range []string{"cat-poses", "cow", "lion-poses"} {
 		t.Run(name, func(t *testing.T) {
 			in := loadShared(t, "sequences/"+name)
 			var counts []int
