@@ -240,3 +240,30 @@ func TestParseSearch(t *testing.T) {
 		t.Error(`ParseSearch("fast") accepted`)
 	}
 }
+
+// TestRefitted: with Options.Refitted the rig's skeleton and weights are
+// the default's, only the last fit of every frame's rotations is skipped
+// — so its rotations differ and its error is no lower, but close (the
+// round before's rotations; the cow at 11 bones).
+func TestRefitted(t *testing.T) {
+	in := loadShared(t, "sequences/cow")
+	def, err := Rig(context.Background(), in, Options{Bones: 11})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rough, err := Rig(context.Background(), in, Options{Bones: 11, Refitted: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(def.Skeleton.Joints, rough.Skeleton.Joints) || !slices.Equal(def.Skin, rough.Skin) {
+		t.Error("Refitted changed the skeleton or the weights")
+	}
+	if slices.Equal(def.Clips[0].Rotation, rough.Clips[0].Rotation) {
+		t.Error("Refitted fitted the rotations as the default does")
+	}
+	a, b := rigcheck.Check(t, in, def), rigcheck.Check(t, in, rough)
+	t.Logf("RMSE%% %.4f, Refitted %.4f", a.RMSEPercent, b.RMSEPercent)
+	if b.RMSEPercent < a.RMSEPercent || b.RMSEPercent > 1.1*a.RMSEPercent {
+		t.Errorf("Refitted RMSE%% %.4f, the default's %.4f: want no lower and within 10%%", b.RMSEPercent, a.RMSEPercent)
+	}
+}

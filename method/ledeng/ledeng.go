@@ -93,7 +93,7 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 			if err != nil {
 				return nil, err
 			}
-			return p.finish(h, s, us, full, w)
+			return p.finish(h, s, us, full, w, !opt.Refitted)
 		}
 	}
 	joints, err := q.findBones(ctx, opt, lap)
@@ -126,7 +126,7 @@ func Rig(ctx context.Context, s *seq.Sequence, opt Options) (*rig.Rig, error) {
 		q.carryTo(p, joints, finalLambda(opt))
 		p.refine(&h, opt, lap)
 	}
-	return p.finish(h, s, us, full, w)
+	return p.finish(h, s, us, full, w, !opt.Refitted)
 }
 
 // noteFewer says so when the search found fewer bones, b, than asked for.
@@ -166,19 +166,24 @@ func (p *problem) refine(h *skinning.Hierarchy, opt Options, lap []float64) {
 	ws.update(smoothingSweeps(p.N))
 }
 
-// finish fits every frame's rotations under h with Newton steps, the
-// weights and joints being final, on p and then on the input's every
-// vertex, seam copies included, and returns the rig in the input's units.
+// finish fits every frame's rotations under h with Newton steps (unless
+// not fit: Options.Refitted), the weights and joints being final, on p
+// and then on the input's every vertex, seam copies included, and returns
+// the rig in the input's units.
 // Newton steps (FitRotationsNewton, where 30 block sweeps had stopped
 // short) lower RMSE% at no cost: at Dem Bones' counts with the full
 // search cat-poses 0.2852 → 0.2851, lion 0.2787 → 0.2785, horse 0.1895 →
 // 0.1883, cow 1.4371 → 1.4294; the automatic horse 0.1838 → 0.1820, cow
 // 0.542 → 0.519.
-func (p *problem) finish(h skinning.Hierarchy, s *seq.Sequence, us method.UnitSphere, full *skinning.Model, w *weld.Result) (*rig.Rig, error) {
-	p.FitRotationsNewton(h, finalSweeps)
+func (p *problem) finish(h skinning.Hierarchy, s *seq.Sequence, us method.UnitSphere, full *skinning.Model, w *weld.Result, fit bool) (*rig.Rig, error) {
+	if fit {
+		p.FitRotationsNewton(h, finalSweeps)
+	}
 	if full := skinning.Spread(p.Model, full, w); full != p.Model {
 		p = &problem{full}
-		p.FitRotationsNewton(h, finalSweeps)
+		if fit {
+			p.FitRotationsNewton(h, finalSweeps)
+		}
 	}
 	r := p.SkeletalRig(h, s)
 	us.RigFrom(r, s.Rest)

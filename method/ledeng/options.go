@@ -76,6 +76,13 @@ type Options struct {
 	// Bones is set and the full mesh for the automatic count. Ignored with
 	// Free.
 	Search Search
+	// Refitted says the caller fits every frame's motion again after Rig
+	// (meshrig rig --stretch fits scales, rotations and the root around
+	// it), so the last fit of every frame's rotations is skipped: the
+	// rig's joints and weights are the same, its rotations those of the
+	// round before. The cow at 11 bones with --stretch: 0.05 s less,
+	// RMSE% 0.8189 → 0.8209.
+	Refitted bool
 	// Seed makes any randomized choice repeatable. Default 1.
 	Seed uint64
 	// Progress and Notes may be nil.

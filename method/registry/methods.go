@@ -26,12 +26,12 @@ var animation = []*Entry{
 		Title:       "Robust and accurate skeletal rigging from mesh sequences",
 		Description: "clusters, skinning decomposition and iterative rigging with pruning: the lowest error (default)",
 		Params: []Param{{"Bones", "0 (as many as the motion needs)"}, {"InitBones", "32, or 1.25·Bones"}, {"Search", "auto (coarse with Bones)"}, {"Iterations", "20"},
-			{"MaxInfluences", "4"}, {"Free", "false"}, {"Seed", "1"}},
+			{"MaxInfluences", "4"}, {"Free", "false"}, {"Refitted", "false"}, {"Seed", "1"}},
 		Free: true,
 		Rig: func(ctx context.Context, s *seq.Sequence, o Options) (*rig.Rig, error) {
 			return ledeng.Rig(ctx, s, ledeng.Options{
 				InitBones: o.InitBones, Bones: o.Bones, Search: o.Search, Iterations: o.Iterations, MaxInfluences: o.MaxInfluences,
-				Free: o.Free, Seed: o.Seed, Progress: o.Progress, Notes: o.Notes,
+				Free: o.Free, Refitted: o.Refitted, Seed: o.Seed, Progress: o.Progress, Notes: o.Notes,
 			})
 		},
 		Refit: refitAnimation,

@@ -28,6 +28,9 @@ type Options struct {
 	// Free skips the skeleton (--skeleton none): free bones, lowest error
 	// (ledeng and face-clustering; spectral always builds a skeleton).
 	Free bool
+	// Refitted says the caller fits every frame's motion again after Rig
+	// (rig --stretch): ledeng skips its last per-frame rotation fit.
+	Refitted bool
 	// Seed makes randomized steps repeatable (1).
 	Seed uint64
 	// Tolerance is face-clustering's merge stop, RMS fit error in % of

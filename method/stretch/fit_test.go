@@ -56,6 +56,40 @@ func TestFitRecoversSquash(t *testing.T) {
 	}
 }
 
+// TestFitTolerance: a looser Tolerance ends each frame's steps earlier,
+// so the squashing tube is fitted less closely than at the default (but
+// far closer than without scales); tolerances outside [0, 1) are refused.
+func TestFitTolerance(t *testing.T) {
+	truth := squashTube(t)
+	s := testrig.Play(t, truth)
+	start := *truth
+	start.Clips = []rig.Clip{truth.Clips[0]}
+	start.Clips[0].Scale = nil
+	rmse := func(tol float64) float64 {
+		got, err := Fit(context.Background(), &start, s, Options{WeightRounds: -1, Tolerance: tol})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := metric.Compare(s, got)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rep.RMSEPercent
+	}
+	// The exact tube's first step gains over 99% of a frame's error; a
+	// tolerance of 0.999 stops there.
+	def, loose := rmse(0), rmse(0.999)
+	t.Logf("RMSE%%: default %.3g, tolerance 0.999 %.3g", def, loose)
+	if !(loose > 100*def) || !(loose < 1) {
+		t.Errorf("tolerance 0.999: RMSE%% %.3g, default %.3g: want over a hundred times the default, under 1", loose, def)
+	}
+	for _, tol := range []float64{-1e-3, 1, math.NaN()} {
+		if _, err := Fit(context.Background(), &start, s, Options{Tolerance: tol}); err == nil {
+			t.Errorf("tolerance %v accepted", tol)
+		}
+	}
+}
+
 // TestFitKeepsTruth: started from the true scaled motion, Fit stays there
 // (weights solved again included).
 func TestFitKeepsTruth(t *testing.T) {
