@@ -73,6 +73,9 @@ func (j Job) Args() []string {
 	if o.Stretch {
 		a = append(a, "--stretch")
 	}
+	if o.Fast {
+		a = append(a, "--fast")
+	}
 	return a
 }
 

@@ -17,6 +17,7 @@ func FuzzParseManifest(f *testing.F) {
 	f.Add([]byte(`{"id":"b","input":"b","bone":3}`))
 	f.Add([]byte(`{"id":"b","input":[],"output":"../x.glb"}`))
 	f.Add([]byte(`{"id":"c","input":"c","bones":11,"search":"full","stretch":true}`))
+	f.Add([]byte(`{"id":"c","input":"c","bones":11,"stretch":true,"fast":true}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		items, err := ParseManifest(bytes.NewReader(data), "/lib/m.jsonl")
 		if err != nil {

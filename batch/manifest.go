@@ -55,6 +55,7 @@ type RigOptions struct {
 	Seed          uint64  `json:"seed,omitempty"`
 	Search        string  `json:"search,omitempty"`
 	Stretch       bool    `json:"stretch,omitempty"`
+	Fast          bool    `json:"fast,omitempty"`
 }
 
 // line is one manifest line as written.
@@ -255,6 +256,9 @@ func (it *Item) check() error {
 	case "", "auto", "coarse", "full":
 	default:
 		return fmt.Errorf(`"search" %q: want auto, coarse or full`, o.Search)
+	}
+	if o.Fast && o.Search == "full" {
+		return fmt.Errorf(`"fast" is "search": "coarse": not with "search": "full"`)
 	}
 	switch {
 	case o.FPS < 0 || math.IsInf(o.FPS, 0) || o.FPS > 10000:

@@ -58,6 +58,7 @@ func TestManifestErrors(t *testing.T) {
 		{`{"id":"b","input":"b","max_influences":5}`, `:2: "max_influences" 5`},
 		{`{"id":"b","input":"b","search":"fast"}`, `:2: "search" "fast"`},
 		{`{"id":"b","input":"b","stretch":"yes"}`, `:2: key "stretch"`},
+		{`{"id":"b","input":"b","fast":true,"search":"full"}`, `:2: "fast" is "search": "coarse": not with "search": "full"`},
 		{`{"id":"b","input":"b","output":"b.txt"}`, `:2: "output"`},
 		{`{"id":"b","input":"b","output":"../b.glb"}`, `:2: "output" "../b.glb" leaves the output folder`},
 		{`{"id":"b","input":"b","output":"/tmp/b.glb"}`, `:2: "output" "/tmp/b.glb": give a path inside`},

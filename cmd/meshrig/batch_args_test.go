@@ -14,7 +14,7 @@ func TestBatchArgsAreRigFlags(t *testing.T) {
 	job := batch.Job{
 		Item: batch.Item{ID: "hero", Inputs: []string{"walk/", "run/*.obj"}, Rig: batch.RigOptions{
 			Method: "face-clustering", Bones: 17, Skeleton: "none", Rest: "frame:2", FPS: 23.976, Frames: "2:9",
-			Clip: "Walk", Iterations: 7, InitBones: 19, MaxInfluences: 3, Seed: 42, Search: "full", Stretch: true,
+			Clip: "Walk", Iterations: 7, InitBones: 19, MaxInfluences: 3, Seed: 42, Search: "coarse", Stretch: true, Fast: true,
 		}},
 		Output: "out/hero.glb",
 	}
@@ -38,7 +38,7 @@ func TestBatchArgsAreRigFlags(t *testing.T) {
 	}
 	f := cmd.Flags()
 	got := map[string]string{}
-	for _, name := range []string{"output", "report", "quiet", "method", "bones", "skeleton", "rest", "fps", "frames", "clip", "iterations", "init-bones", "max-influences", "seed", "search", "stretch"} {
+	for _, name := range []string{"output", "report", "quiet", "method", "bones", "skeleton", "rest", "fps", "frames", "clip", "iterations", "init-bones", "max-influences", "seed", "search", "stretch", "fast"} {
 		fl := f.Lookup(name)
 		if fl == nil {
 			t.Fatalf("meshrig rig has no --%s", name)
@@ -48,7 +48,7 @@ func TestBatchArgsAreRigFlags(t *testing.T) {
 	want := map[string]string{
 		"output": "out/hero.glb", "report": "-", "method": "face-clustering", "bones": "17", "skeleton": "none",
 		"rest": "frame:2", "fps": "23.976", "frames": "2:9", "clip": "Walk", "iterations": "7", "init-bones": "19",
-		"max-influences": "3", "seed": "42", "quiet": "true", "search": "full", "stretch": "true",
+		"max-influences": "3", "seed": "42", "quiet": "true", "search": "coarse", "stretch": "true", "fast": "true",
 	}
 	for k, w := range want {
 		if got[k] != w {

@@ -35,7 +35,7 @@ MANIFEST is a JSON Lines file, one item per line:
   {"id":"hero","input":["walk/","run/"],"rest":"hero-rest.obj","output":"chars/hero.dae"}
 keys: id, input (a path or glob, or a list: one clip each), output (inside
 OUTDIR; default ID.glb), method, bones, skeleton, rest, fps, frames, clip,
-iterations, init_bones, max_influences, seed, search, stretch, memory_mb.
+iterations, init_bones, max_influences, seed, search, stretch, fast, memory_mb.
 Relative paths are the manifest folder's. Or MANIFEST is a folder whose subfolders are the items.
 Every line is checked before any work.
 
