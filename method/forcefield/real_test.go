@@ -77,10 +77,12 @@ func TestStaticMeshes(t *testing.T) {
 // (symmetric chamfer distance in % of the bounding-box diagonal): the
 // libigl rigs' TGF skeletons and the glTF characters' own skins in bind
 // pose. Issue 6 asks for at most 5% on each (issue 18: 4, not met by the
-// arm and RiggedSimple); the bounds are the measured errors with a little
-// margin, 5 itself where less is left (with the skeletonshape step and
-// its waists and the heads' ends at the neck: elephant 3.83, wolf 2.90,
-// arm 4.95, CesiumMan 2.28, Fox 3.33, RiggedSimple 4.94; before the
+// arm); the bounds are the measured errors with a little margin, 5 itself
+// where less is left (with the skeletonshape step and its waists, the
+// heads' ends at the neck and the even runs: elephant 3.83, wolf 2.90,
+// arm 4.95, CesiumMan 2.28, Fox 3.33, RiggedSimple 3.89 — 4.94 before
+// skeletonshape.EvenRuns spaced its cylinder's joints evenly and centred
+// them on its axis; before the
 // heads' ends (the elephant's crown, the head's centre merged into the
 // top of the neck) 4.19, 2.90, 4.95, 2.35, 3.33, 4.94; without the waists 4.37, 2.94, 4.95, 2.44,
 // 3.33, 4.94; before the skeletonshape step 4.76, 2.99, 4.91, 2.44, 3.25, 4.97;
@@ -95,7 +97,9 @@ func TestStaticMeshes(t *testing.T) {
 // glTF rigs end their chains one bone short of the tips and have roots
 // on the ground. RiggedSimple's truth spaces joints evenly along a
 // straight cylinder, where the force field is flat and its minima fall
-// where the voxel centres do. The elephant's true head joint, at the top
+// where the voxel centres do (EvenRuns spaces them evenly; what remains
+// is mostly our tip at the cylinder's top end, 19% of d from the truth's
+// last joint, which a glTF rig leaves out). The elephant's true head joint, at the top
 // of its neck (the TGF's joint 5), has a joint of ours within 3% of d
 // (1.79%: skeletonshape.Waists; 6.65% before, when the nearest were the
 // neck's base and the head's centre).
@@ -108,7 +112,7 @@ func TestJointError(t *testing.T) {
 		bound float64
 	}{
 		{"elephant", 4}, {"wolf", 3.2}, {"arm", 5},
-		{"CesiumMan.glb", 2.5}, {"Fox.glb", 3.5}, {"RiggedSimple.glb", 5},
+		{"CesiumMan.glb", 2.5}, {"Fox.glb", 3.5}, {"RiggedSimple.glb", 4},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			m, truth := groundtruth.Joints(t, c.name)

@@ -41,7 +41,9 @@ type Options struct {
 // at opt.Resolution) unless opt.Detail; symmetric about m's mirror plane when m has one
 // (MirrorPlane, Plane.Residual ≤ SymmetricResidual; Symmetrize) unless
 // opt.NoSymmetry; joints that only oversample straight runs removed
-// (Straighten) unless opt.Detail or opt.Joints; a joint added where a
+// (Straighten) and the joints of a straight tube of one girth spaced
+// evenly and centred in it (EvenRuns) unless opt.Detail or opt.Joints;
+// a joint added where a
 // part hangs from a narrowing (Waists: a head at the top of its neck)
 // unless opt.Joints; rooted at the torso
 // (TorsoRoot, on the plane when there is one, next to a star rather than
@@ -106,6 +108,10 @@ func Shape(ctx context.Context, m *mesh.Mesh, s *static.Skeleton, opt Options) (
 		var removed int
 		if out, removed = Straighten(out, eff, plane, d); removed > 0 {
 			opt.Notes.Add(fmt.Sprintf("shape: %d joints along straight runs removed (a neighbour's ball overlapping theirs, within %.1f thicknesses of the bone replacing them)", removed, straightTolerance))
+			radius = thickness(tree, out.Joints)
+		}
+		if n := EvenRuns(out, symmetricRadius(out, radius, plane, d), tree, plane, d); n > 0 {
+			opt.Notes.Add(fmt.Sprintf("shape: %d joints spaced evenly along straight tubes of one girth (a run of at least two, thicknesses within %.0f%%) and centred in the tube", n, 100*uniformGirth))
 			radius = thickness(tree, out.Joints)
 		}
 	}
