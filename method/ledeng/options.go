@@ -99,9 +99,9 @@ const (
 	// places the bones, and the coarse mesh does that in a third to a
 	// half of the time at an error still well below Dem Bones' (README).
 	// The automatic count reads the motion's error curve, which the
-	// coarse mesh shifts: from it the cow's count depends on the initial
-	// clusters (55 bones from 32, 43 from 64) and the generated
-	// quadruped gets 28 bones for its 21 joints.
+	// coarse mesh shifts: from it the counts depend more on the initial
+	// clusters (from 32, 48 and 64: cat-poses 29, 37, 32 bones;
+	// lion-poses 22, 35, 34).
 	SearchAuto Search = iota
 	// SearchCoarse finds the skeleton on the mesh coarsened up to three
 	// times (each level pairing a vertex with its nearest neighbour; a
