@@ -19,6 +19,15 @@ func squashTube(t *testing.T) *rig.Rig {
 	return testrig.SquashTube(t, 24, linalg.Vec3{}, testrig.AlongBone)
 }
 
+// rotationOnly is r with its first clip's scale tracks dropped (the clip
+// shared, not copied).
+func rotationOnly(r *rig.Rig) rig.Rig {
+	start := *r
+	start.Clips = []rig.Clip{r.Clips[0]}
+	start.Clips[0].Scale = nil
+	return start
+}
+
 // TestFitRecoversSquash: from the tube's rotation-only clip (scale tracks
 // dropped), Fit recovers the squash: 7.30 → below 1e-5 RMSE% at the
 // defaults (the sweeps alone stall at 0.48, where the squashing joint's
@@ -29,9 +38,7 @@ func squashTube(t *testing.T) *rig.Rig {
 func TestFitRecoversSquash(t *testing.T) {
 	truth := squashTube(t)
 	s := testrig.Play(t, truth)
-	start := *truth
-	start.Clips = []rig.Clip{truth.Clips[0]}
-	start.Clips[0].Scale = nil
+	start := rotationOnly(truth)
 	before, err := metric.Compare(s, &start)
 	if err != nil {
 		t.Fatal(err)
@@ -62,9 +69,7 @@ func TestFitRecoversSquash(t *testing.T) {
 func TestFitTolerance(t *testing.T) {
 	truth := squashTube(t)
 	s := testrig.Play(t, truth)
-	start := *truth
-	start.Clips = []rig.Clip{truth.Clips[0]}
-	start.Clips[0].Scale = nil
+	start := rotationOnly(truth)
 	rmse := func(tol float64) float64 {
 		got, err := Fit(context.Background(), &start, s, Options{WeightRounds: -1, Tolerance: tol})
 		if err != nil {
@@ -121,9 +126,7 @@ func TestFitRefusesMismatch(t *testing.T) {
 func TestFitDeterministic(t *testing.T) {
 	truth := squashTube(t)
 	s := testrig.Play(t, truth)
-	start := *truth
-	start.Clips = []rig.Clip{truth.Clips[0]}
-	start.Clips[0].Scale = nil
+	start := rotationOnly(truth)
 	var got []*rig.Rig
 	for _, procs := range []int{1, 2, 3} {
 		old := runtime.GOMAXPROCS(procs)
@@ -182,9 +185,7 @@ func TestFitKeepsPlacement(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := testrig.Play(t, &truth)
-	start := truth
-	start.Clips = []rig.Clip{c}
-	start.Clips[0].Scale = nil
+	start := rotationOnly(&truth)
 	got, err := Fit(context.Background(), &start, s, Options{WeightRounds: -1})
 	if err != nil {
 		t.Fatal(err)
