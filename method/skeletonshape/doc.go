@@ -8,8 +8,9 @@
 // (Straighten), a joint at each waist (Waists: the top of a neck, the
 // head beyond it then ending at its crown), the root moved to the torso (TorsoRoot), star joints
 // split into short chains (SplitStars), a joint count honoured
-// (SetJoints) and the joints of a biped or quadruped named (Name), the
-// root then at the hips. Shape runs them in that order. It sits between
+// (SetJoints) and the joints of a biped or quadruped named (Name), with
+// a joint at the back of a head that hangs from its neck without a waist
+// (HeadBase), the root then at the hips. Shape runs them in that order. It sits between
 // the methods and method/static: it takes and returns a static.Skeleton
 // in the mesh's units; the methods call it unless their Options.Raw.
 //

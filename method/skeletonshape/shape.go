@@ -55,10 +55,13 @@ type Options struct {
 // that ends the body merged into the waist's (ends: the head's bones
 // start at the top of the neck); and opt.Joints
 // joints when it asks (SetJoints); on a symmetric skeleton with a biped
-// or quadruped layout, the joints are named (Name) and the root moved to
-// the hips. Joints are kept inside m's bounding box. s is not changed;
-// the result is in m's units and valid (static.Skeleton.Validate). Notes
-// say what was found and done.
+// or quadruped layout, the joints are named (Name), a joint is added
+// where the bone from the neck's base enters the head's ball when that
+// bone is longer than the two joints' balls reach (HeadBase: a head on a
+// neck as thick as itself, with no waist to mark where it turns) unless
+// opt.Joints, and the root is moved to the hips. Joints are kept inside
+// m's bounding box. s is not changed; the result is in m's units and
+// valid (static.Skeleton.Validate). Notes say what was found and done.
 func Shape(ctx context.Context, m *mesh.Mesh, s *static.Skeleton, opt Options) (*static.Skeleton, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
@@ -160,6 +163,13 @@ func Shape(ctx context.Context, m *mesh.Mesh, s *static.Skeleton, opt Options) (
 		}
 		if layout, names := Name(out, *plane, up.Unit(), d); names != nil {
 			out.Names = names
+			if opt.Joints == 0 && HeadBase(out, thickness(tree, out.Joints), *plane) {
+				// The neck's joints numbered again with the new one.
+				if _, names := Name(out, *plane, up.Unit(), d); names != nil {
+					out.Names = names
+				}
+				opt.Notes.Add("shape: a joint added at the back of the head (where the bone from the neck's base enters the head's ball)")
+			}
 			opt.Notes.Add(fmt.Sprintf("shape: a %s layout: joints named (hips, spine, chest, neck, head, limbs .L/.R)", layout))
 			out.Root = hipsRoot(out)
 		}
