@@ -232,6 +232,8 @@ var robustCases = []robustCase{
 	{"10", []string{"rig", "nope", "-o", "out/a.dae", "--fps", "1e-300"}, 1, "--fps", nil},
 	{"10", []string{"rig", "nope", "-o", "out/a.glb", "--fps", "-1"}, 1, "--fps", nil},
 	{"10", []string{"rig", "nope", "-o", "out/a.glb", "--bones", "-1"}, 1, "--bones", nil},
+	{"10", []string{"rig", "nope", "-o", "out/a.glb", "--bones", "0"}, 1, "leave --bones out for the automatic count", nil},
+	{"10", []string{"rig", "nope", "-o", "out/a.glb", "--bones", "5000"}, 1, "--bones 5000: want 1 to 4096", nil},
 	{"10", []string{"rig", "nope", "-o", "out/a.glb", "--init-bones", "-5"}, 1, "--init-bones", nil},
 	{"10", []string{"rig", "nope", "-o", "out/a.glb", "--iterations", "-1"}, 1, "--iterations", nil},
 	{"10", []string{"rig", "nope", "-o", "out/a.glb", "--lloyd", "-1"}, 1, "--lloyd", nil},
