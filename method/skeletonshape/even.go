@@ -46,25 +46,8 @@ func EvenRuns(s *static.Skeleton, radius []float64, tree *bvh.Tree, plane *Plane
 	for j := range mirror {
 		mirror[j] = mirrorJoint(s, plane, j, d)
 	}
-	girth := func(j int) float64 {
-		if len(adj[j]) == 1 {
-			return radius[adj[j][0]]
-		}
-		return radius[j]
-	}
-	// off is how far joint j stands off the segment a–b in position and
-	// girth together (x, y, z, r).
-	off := func(j, a, b int) float64 {
-		pa, pb := s.Joints[a], s.Joints[b]
-		ab := pb.Sub(pa)
-		t := 0.0
-		if l := ab.Norm2(); l > 0 {
-			t = min(max(s.Joints[j].Sub(pa).Dot(ab)/l, 0), 1)
-		}
-		h := s.Joints[j].Dist(pa.Add(ab.Scale(t)))
-		dr := radius[j] - (girth(a) + t*(girth(b)-girth(a)))
-		return math.Hypot(h, dr)
-	}
+	girth := func(j int) float64 { return tubeGirth(adj, radius, j) }
+	off := func(j, a, b int) float64 { return segmentOffset(s.Joints, radius, girth, j, a, b) }
 	inner := make([]bool, n)
 	for j := range inner {
 		r := radius[j]

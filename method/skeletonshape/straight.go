@@ -39,12 +39,7 @@ func Straighten(s *static.Skeleton, radius []float64, plane *Plane, d float64) (
 		mirrorOf := func(j int) int { return mirrorJoint(s, plane, j, d) }
 		// The girth a joint stands for: a tip sits on the surface, its own
 		// thickness near 0; the limb's there is its neighbour's.
-		girth := func(j int) float64 {
-			if len(adj[j]) == 1 {
-				return radius[adj[j][0]]
-			}
-			return radius[j]
-		}
+		girth := func(j int) float64 { return tubeGirth(adj, radius, j) }
 		// Where a limb leaves a fork's ball: a hip, a shoulder.
 		exit := func(j int) bool {
 			for _, k := range adj[j] {
@@ -85,15 +80,7 @@ func Straighten(s *static.Skeleton, radius []float64, plane *Plane, d float64) (
 				// to bend, whatever angle the two bones make.
 				return overlap, true
 			}
-			pa, pb := s.Joints[a], s.Joints[b]
-			ab := pb.Sub(pa)
-			t := 0.0
-			if l := ab.Norm2(); l > 0 {
-				t = min(max(s.Joints[j].Sub(pa).Dot(ab)/l, 0), 1)
-			}
-			h := s.Joints[j].Dist(pa.Add(ab.Scale(t)))
-			dr := radius[j] - (girth(a) + t*(girth(b)-girth(a)))
-			if math.Hypot(h, dr) > straightTolerance*radius[j] {
+			if segmentOffset(s.Joints, radius, girth, j, a, b) > straightTolerance*radius[j] {
 				return 0, false
 			}
 			return overlap, true
@@ -151,4 +138,27 @@ func mirrorJoint(s *static.Skeleton, plane *Plane, j int, d float64) int {
 		}
 	}
 	return -1
+}
+
+// tubeGirth is joint j's thickness as a run's end: a tip (one bone) stands
+// for its neighbour's, its own ball being cut by the surface.
+func tubeGirth(adj [][]int, radius []float64, j int) float64 {
+	if len(adj[j]) == 1 {
+		return radius[adj[j][0]]
+	}
+	return radius[j]
+}
+
+// segmentOffset is how far joint j stands off the segment a–b in position
+// and girth together (x, y, z, r), the girth interpolated along it.
+func segmentOffset(joints []linalg.Vec3, radius []float64, girth func(int) float64, j, a, b int) float64 {
+	pa, pb := joints[a], joints[b]
+	ab := pb.Sub(pa)
+	t := 0.0
+	if l := ab.Norm2(); l > 0 {
+		t = min(max(joints[j].Sub(pa).Dot(ab)/l, 0), 1)
+	}
+	h := joints[j].Dist(pa.Add(ab.Scale(t)))
+	dr := radius[j] - (girth(a) + t*(girth(b)-girth(a)))
+	return math.Hypot(h, dr)
 }
