@@ -124,7 +124,7 @@ func (o *rigOptions) addFlags(f *pflag.FlagSet) {
 	o.bonesGiven = func() bool { return f.Changed("bones") }
 	f.IntVar(&o.initBones, "init-bones", 0, fmt.Sprintf("over-estimated bone count of the initialization, 2 to %d (default 32, or 1.25×--bones; the automatic count starts again from twice as many, up to 4×, when its error level stops the pruning with 3/4 of them kept)", maxBones))
 	f.StringVar(&o.search, "search", "auto", "ledeng: where the skeleton is found: coarse (the mesh coarsened up to 3 times, then every vertex fitted: 2–4× faster), full (every vertex: usually the lowest error at a given --bones, in 2–3× the time) or auto (coarse with --bones, full for the automatic count)")
-	f.BoolVar(&o.fast, "fast", false, "ledeng: --search coarse, also for the automatic count (from 64 clusters); with --stretch, the weights kept and fewer steps per frame (about half the time, a little more error)")
+	f.BoolVar(&o.fast, "fast", false, "ledeng: --search coarse, also for the automatic count (from 64 clusters); with --stretch (any method), the weights kept and fewer steps per frame (about half the time, a little more error)")
 	f.IntVar(&o.iterations, "iterations", 20, "rigging iterations, 1 to 1000")
 	f.IntVar(&o.maxInf, "max-influences", 4, "most joints per vertex (1–4)")
 	f.Uint64Var(&o.seed, "seed", 1, "seed for any randomized step")
