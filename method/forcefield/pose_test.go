@@ -2,19 +2,11 @@ package forcefield
 
 import (
 	"context"
-	"path/filepath"
 	"testing"
 
-	"github.com/meshrig/meshrig/format"
-	_ "github.com/meshrig/meshrig/format/gltf"
-	"github.com/meshrig/meshrig/format/libigl"
-	_ "github.com/meshrig/meshrig/format/obj"
-	"github.com/meshrig/meshrig/internal/shareddata"
-	"github.com/meshrig/meshrig/mesh"
+	"github.com/meshrig/meshrig/internal/testkit/groundtruth"
 	"github.com/meshrig/meshrig/method/skinweights"
 	"github.com/meshrig/meshrig/metric"
-	"github.com/meshrig/meshrig/rig"
-	"github.com/meshrig/meshrig/seq"
 )
 
 // TestPoseQuadrupeds: the pose test (metric.PoseError, as `bench
@@ -33,28 +25,7 @@ func TestPoseQuadrupeds(t *testing.T) {
 		bound float64
 	}{{"Fox.glb", 0.997}, {"wolf", 1.2}} {
 		t.Run(c.name, func(t *testing.T) {
-			var m *mesh.Mesh
-			var truth *rig.Rig
-			var anim *seq.Sequence
-			if c.name == "Fox.glb" {
-				sc, err := format.ReadScene(shareddata.Path(t, filepath.Join("gltf", c.name)), format.SceneOptions{})
-				if err != nil {
-					t.Fatal(err)
-				}
-				m, truth, anim = sc.Mesh, sc.Rig, sc.Sequence
-			} else {
-				dir := shareddata.Path(t, filepath.Join("rigs", c.name))
-				var err error
-				if m, err = format.ReadMesh(filepath.Join(dir, c.name+".obj.gz")); err != nil {
-					t.Fatal(err)
-				}
-				if truth, anim, err = libigl.ReadMotion(filepath.Join(dir, c.name+".tgf.gz"), m); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if truth == nil || anim == nil {
-				t.Fatalf("%s: no motion", c.name)
-			}
+			m, truth, anim := groundtruth.Motion(t, c.name)
 			s, err := Skeleton(context.Background(), m, Options{})
 			if err != nil {
 				t.Fatal(err)

@@ -17,6 +17,8 @@ import (
 	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/mesh"
 	"github.com/meshrig/meshrig/metric"
+	"github.com/meshrig/meshrig/rig"
+	"github.com/meshrig/meshrig/seq"
 )
 
 // Joints returns the rest mesh of name and its true joint positions:
@@ -50,4 +52,34 @@ func Joints(tb testing.TB, name string) (*mesh.Mesh, []linalg.Vec3) {
 		tb.Fatal(err)
 	}
 	return m, tgf.Joints
+}
+
+// Motion returns the rest mesh of name with its true rig and the motion
+// that rig plays (the glTF character's clips, the libigl rig's poses), as
+// the pose test reads them; it fails tb when name has no motion.
+func Motion(tb testing.TB, name string) (*mesh.Mesh, *rig.Rig, *seq.Sequence) {
+	tb.Helper()
+	var m *mesh.Mesh
+	var truth *rig.Rig
+	var anim *seq.Sequence
+	if strings.HasSuffix(name, ".glb") {
+		sc, err := format.ReadScene(shareddata.Path(tb, filepath.Join("gltf", name)), format.SceneOptions{})
+		if err != nil {
+			tb.Fatal(err)
+		}
+		m, truth, anim = sc.Mesh, sc.Rig, sc.Sequence
+	} else {
+		dir := shareddata.Path(tb, filepath.Join("rigs", name))
+		var err error
+		if m, err = format.ReadMesh(filepath.Join(dir, name+".obj.gz")); err != nil {
+			tb.Fatal(err)
+		}
+		if truth, anim, err = libigl.ReadMotion(filepath.Join(dir, name+".tgf.gz"), m); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	if m == nil || truth == nil || anim == nil {
+		tb.Fatalf("%s: no motion", name)
+	}
+	return m, truth, anim
 }
