@@ -179,32 +179,15 @@ func leaves(tree *bvh.Tree, p []linalg.Vec3, run []int) bool {
 }
 
 // crossCentre returns p moved to the middle of the tube's cross-section
-// through it perpendicular to dir: along four directions in that plane
-// (every 45°), half the difference of the distances to the surface either
-// way, three times; p itself when a ray leaves the mesh.
+// through it perpendicular to dir (crossOffset, three times); p itself
+// when a ray leaves the mesh.
 func crossCentre(tree *bvh.Tree, p, dir linalg.Vec3) linalg.Vec3 {
-	a := linalg.Vec3{1, 0, 0}
-	if math.Abs(dir[0]) > 0.6 {
-		a = linalg.Vec3{0, 1, 0}
-	}
-	e1 := a.Sub(dir.Scale(a.Dot(dir))).Unit()
-	e2 := dir.Cross(e1)
-	const rays = 4
 	for range 3 {
-		var step linalg.Vec3
-		for k := range rays {
-			ang := math.Pi * float64(k) / rays
-			e := e1.Scale(math.Cos(ang)).Add(e2.Scale(math.Sin(ang)))
-			fwd, back := bvh.NewRay(p, e), bvh.NewRay(p, e.Scale(-1))
-			t1, t2 := tree.Closest(&fwd), tree.Closest(&back)
-			if math.IsInf(t1, 0) || math.IsInf(t2, 0) {
-				return p
-			}
-			// For a round tube the joint sits δ off the axis: the hits lie
-			// at about r − δ·e and r + δ·e.
-			step = step.Add(e.Scale((t1 - t2) / 2))
+		off, ok := crossOffset(tree, p, dir)
+		if !ok {
+			return p
 		}
-		p = p.Add(step.Scale(2.0 / rays))
+		p = p.Add(off)
 	}
 	return p
 }

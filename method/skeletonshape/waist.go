@@ -191,10 +191,21 @@ func waist(tree *bvh.Tree, a, b linalg.Vec3, ra, rb float64) (linalg.Vec3, float
 }
 
 // offCentre returns how far p lies from the middle of the part's
-// cross-section perpendicular to axis: the mean, over four lines through
-// p across it, of how far p is from the middle of the line's chord,
-// along the line; +Inf when a ray hits nothing.
+// cross-section perpendicular to axis (crossOffset's length); +Inf when
+// a ray hits nothing.
 func offCentre(tree *bvh.Tree, p, axis linalg.Vec3) float64 {
+	off, ok := crossOffset(tree, p, axis)
+	if !ok {
+		return math.Inf(1)
+	}
+	return off.Norm()
+}
+
+// crossOffset returns the move from p to the middle of the part's
+// cross-section perpendicular to axis: over four lines through p across
+// it (every 45°), how far the middle of the line's chord lies from p,
+// along the line; false when a ray hits nothing.
+func crossOffset(tree *bvh.Tree, p, axis linalg.Vec3) (linalg.Vec3, bool) {
 	axis = axis.Unit()
 	u := linalg.Vec3{1, 0, 0}
 	if math.Abs(axis[0]) > 0.6 {
@@ -210,14 +221,14 @@ func offCentre(tree *bvh.Tree, p, axis linalg.Vec3) float64 {
 		fwd, back := bvh.NewRay(p, w), bvh.NewRay(p, w.Scale(-1))
 		t1, t2 := tree.Closest(&fwd), tree.Closest(&back)
 		if math.IsInf(t1, 1) || math.IsInf(t2, 1) {
-			return math.Inf(1)
+			return linalg.Vec3{}, false
 		}
 		// The chord's middle lies (t1−t2)/2 along w; over lines evenly
 		// spread across half a turn, the sum of those offsets times w,
 		// times 2/lines, is the offset in the cross-section's plane.
 		off = off.Add(w.Scale((t1 - t2) / lines))
 	}
-	return off.Norm()
+	return off, true
 }
 
 // mirrorBone returns the bone of s joining the mirror images of bone k's
