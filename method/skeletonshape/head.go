@@ -2,6 +2,7 @@ package skeletonshape
 
 import (
 	"math"
+	"slices"
 	"strings"
 
 	"github.com/meshrig/meshrig/method/static"
@@ -30,12 +31,7 @@ func HeadBase(s *static.Skeleton, radius []float64, plane Plane) bool {
 		return false
 	}
 	adj := adjacency(len(s.Joints), s.Edges)
-	head := -1
-	for j, n := range s.Names {
-		if n == "head" {
-			head = j
-		}
-	}
+	head := slices.Index(s.Names, "head")
 	if head < 0 || len(adj[head]) != 1 {
 		return false
 	}

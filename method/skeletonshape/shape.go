@@ -3,6 +3,7 @@ package skeletonshape
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/meshrig/meshrig/bvh"
@@ -226,12 +227,7 @@ func offStar(s *static.Skeleton, root int, radius []float64, allowed []bool) int
 // shoulders); or, when the hips would then have more than maxChildren
 // children (legs, tail and spine), the spine joint next to them.
 func hipsRoot(s *static.Skeleton) int {
-	hips := -1
-	for j, n := range s.Names {
-		if n == "hips" {
-			hips = j
-		}
-	}
+	hips := slices.Index(s.Names, "hips")
 	if hips < 0 {
 		return s.Root
 	}
