@@ -3,6 +3,7 @@ package skeletonshape
 import (
 	"math"
 
+	"github.com/meshrig/meshrig/linalg"
 	"github.com/meshrig/meshrig/method/static"
 )
 
@@ -189,9 +190,17 @@ func adjacentTo(adj [][]int, a, b int) bool {
 // splitBone adds a joint at the middle of bone k.
 func splitBone(s *static.Skeleton, k int) {
 	e := s.Edges[k]
-	mid := s.Joints[e[0]].Add(s.Joints[e[1]]).Scale(0.5)
-	s.Joints = append(s.Joints, mid)
+	splitBoneAt(s, k, s.Joints[e[0]].Add(s.Joints[e[1]]).Scale(0.5))
+}
+
+// splitBoneAt adds a joint at p (at the end of s.Joints, which it
+// returns) that cuts bone k in two: k keeps its first end, a new bone at
+// the end of s.Edges goes on to the second.
+func splitBoneAt(s *static.Skeleton, k int, p linalg.Vec3) int {
+	e := s.Edges[k]
+	s.Joints = append(s.Joints, p)
 	j := len(s.Joints) - 1
 	s.Edges[k] = [2]int{e[0], j}
 	s.Edges = append(s.Edges, [2]int{j, e[1]})
+	return j
 }

@@ -49,14 +49,12 @@ func HeadBase(s *static.Skeleton, radius []float64, plane Plane) bool {
 		return false
 	}
 	at := plane.Project(s.Joints[c].Add(s.Joints[p].Sub(s.Joints[c]).Scale(rc / l)))
-	s.Joints = append(s.Joints, at)
-	j := len(s.Joints) - 1
 	for k, e := range s.Edges {
 		if (e[0] == c && e[1] == p) || (e[0] == p && e[1] == c) {
-			s.Edges[k] = [2]int{p, j}
+			splitBoneAt(s, k, at)
+			break
 		}
 	}
-	s.Edges = append(s.Edges, [2]int{j, c})
 	s.Names = append(s.Names, "")
 	return true
 }

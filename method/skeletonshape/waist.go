@@ -85,10 +85,7 @@ func waists(s *static.Skeleton, tree *bvh.Tree, radius []float64, plane *Plane, 
 	var out []lump
 	for _, a := range adds {
 		e := s.Edges[a.bone]
-		s.Joints = append(s.Joints, a.at)
-		j := len(s.Joints) - 1
-		s.Edges[a.bone] = [2]int{e[0], j}
-		s.Edges = append(s.Edges, [2]int{j, e[1]})
+		j := splitBoneAt(s, a.bone, a.at)
 		// Either end may be the part that hangs from the waist: a head on
 		// its neck above a body as thick, or thicker.
 		for _, c := range e {
